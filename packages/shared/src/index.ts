@@ -45,3 +45,5 @@ export * from './routing-strategy.js';
 export * from './organizations.js';
 export * from './schemas/organization.js';
 export * from './schemas/org-spend.js';
+export * from './mcp.js';
+export * from './schemas/mcp-server.js';

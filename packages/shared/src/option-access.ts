@@ -253,6 +253,8 @@ export const OPERATION_OPTION_KEYS = [
   'monitor_setting.auto_test_channel_enabled',
   'monitor_setting.auto_test_channel_minutes',
   'OrganizationCreateByUsers',
+  'mcp_setting.group_tools',
+  'mcp_setting.responses_tools_enabled',
   // Check-in, quota, invite and rebate
   'CheckInEnabled',
   'CheckInQuota',

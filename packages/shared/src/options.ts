@@ -3,6 +3,7 @@ import { defaultCacheRatio, defaultCompletionRatio, defaultModelPrice, defaultMo
 import { parseSensitiveWords } from './sensitive-words.js';
 import { groupRateLimits } from './rate-limits.js';
 import { CONCURRENCY_LIMIT_MAX, modelFallbacks } from './model-fallbacks.js';
+import { mcpGroupTools } from './schemas/mcp-server.js';
 import { DEFAULT_FETCH_PORTS, fetchDomainList, fetchIpList, fetchPortList } from './fetch-settings.js';
 
 import { newApiOptionDefs } from './options-newapi.js';
@@ -255,6 +256,10 @@ export const optionDefs = {
   'fetch_setting.ip_list': json([], fetchIpList),
   'fetch_setting.allowed_ports': json(DEFAULT_FETCH_PORTS, fetchPortList),
   'fetch_setting.apply_ip_filter_for_domain': bool(true),
+  // The MCP gateway: tools each user group may use (`<server>__<tool>` patterns; docs/operating/mcp.md)
+  'mcp_setting.group_tools': json({}, mcpGroupTools),
+  // The Responses API's remote `mcp` tools run against registered MCP servers (docs/operating/mcp.md); off: passed through
+  'mcp_setting.responses_tools_enabled': bool(false),
   ...newApiOptionDefs,
   ...affinityOptionDefs,
   ...responseCacheOptionDefs,

@@ -26,6 +26,8 @@ const token = {
   tpm_limit: 0,
   cross_group_retry: false,
   concurrency_limit: 0,
+  mcp_allow_tools: '',
+  mcp_deny_tools: '',
   quota_per_day: 500_000,
   quota_per_week: 0,
   quota_per_month: 10_000_000,

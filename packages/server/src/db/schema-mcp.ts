@@ -21,6 +21,13 @@ export interface McpServersTable {
   allow_groups: Generated<string>;
   /** Quota charged per tool call (0 free). */
   price: Generated<number>;
+  /** 0/1 (migration 0031): only tools annotated `readOnlyHint: true` are listed and callable. */
+  read_only: Generated<number>;
+  /** Tool calls per minute, and in flight, one token may make on this server (0: no limit). */
+  rate_limit: Generated<number>;
+  max_concurrent: Generated<number>;
+  /** 0/1: a call's arguments are kept in its log row (secret-looking values masked). */
+  log_arguments: Generated<number>;
   created_at: Generated<number>;
   updated_at: Generated<number>;
 }

@@ -15,6 +15,9 @@ export interface OrganizationsTable {
   alert_webhook_secret: Generated<string>;
   created_by: Generated<number>;
   created_at: Generated<number>;
+  /** MCP tools its tokens may use: comma-separated `<server>__<tool>` patterns (migration 0031; '' none). */
+  mcp_allow_tools: Generated<string>;
+  mcp_deny_tools: Generated<string>;
   deleted_at: number | null;
 }
 

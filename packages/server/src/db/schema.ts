@@ -160,6 +160,9 @@ export interface TokensTable {
   /** An organization's token: the member holding it (users.id) and their team (0: none; 0 for personal tokens). */
   member_id: Generated<number>;
   team_id: Generated<number>;
+  /** MCP tools the token may use: comma-separated `<server>__<tool>` patterns (migration 0031; '' none). */
+  mcp_allow_tools: Generated<string>;
+  mcp_deny_tools: Generated<string>;
   deleted_at: string | null;
 }
 

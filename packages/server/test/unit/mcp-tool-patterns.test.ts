@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listOf, toolAllowed, wildcardMatch } from '../../src/modules/mcp-servers/rules.js';
+import { mcpListOf as listOf, toolAllowed, wildcardMatch } from '@tollway/shared';
 import { splitExposed } from '../../src/relay/mcp/permissions.js';
 
 /** The MCP registry's tool lists: `*` patterns matched without a RegExp, deny over allow, names split once. */

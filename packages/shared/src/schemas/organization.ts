@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode } from '../error-codes.js';
 import { inputRule } from '../input-rules.js';
+import { mcpToolListFields } from './mcp-server.js';
 import {
   BUDGET_ALERT_PERCENT_MAX,
   BUDGET_ALERTS_MAX,
@@ -44,6 +45,9 @@ export const organization = z.object({
   reseller: z.boolean(),
   markup_bp: z.number().int(),
   alert_webhook_url: z.string(),
+  /** MCP tools the organization's tokens may use (`<server>__<tool>` patterns; '' every tool). */
+  mcp_allow_tools: z.string(),
+  mcp_deny_tools: z.string(),
   created_at: z.number().int(),
 });
 export type Organization = z.infer<typeof organization>;
@@ -57,7 +61,11 @@ export const orgUpdateBody = z.object({
   alert_webhook_secret: z.string().max(128).optional(),
   /** Owner, when root allows the organization its own prices. */
   markup_bp: z.number().int().min(0).max(ORG_MARKUP_BP_MAX).optional(),
+  /** Owner/admin: the MCP tools the organization's tokens may use (docs/operating/mcp.md). */
+  mcp_allow_tools: mcpToolListFields.mcp_allow_tools.optional(),
+  mcp_deny_tools: mcpToolListFields.mcp_deny_tools.optional(),
 });
+export type OrgUpdateBody = z.infer<typeof orgUpdateBody>;
 /** PUT /api/org/:id/reseller (root). */
 export const orgResellerBody = z.object({ reseller: z.boolean() });
 /** PUT /api/org/:id/status (system admin). */

@@ -6,6 +6,7 @@ import { pageQuery, queryBool } from './common.js';
 import { perMinute } from '../rate-limits.js';
 import { CONCURRENCY_LIMIT_MAX } from '../model-fallbacks.js';
 import { periodLimitFields, periodLimitsPublic, periodRemaining } from '../period-limits.js';
+import { mcpToolListFields } from './mcp-server.js';
 
 /** Token status: 1 enabled, 2 disabled, 3 expired, 4 exhausted (3 and 4 are also derived for display). */
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
@@ -125,6 +126,8 @@ const tokenFields = {
   concurrency_limit: count('concurrency_limit', 0, CONCURRENCY_LIMIT_MAX),
   /** Quota per day, week, month and rolling 5 hours, requests per day (0: none). */
   ...periodLimitFields,
+  /** MCP tools the token may use: `<server>__<tool>` patterns, comma-separated ('' every tool its group may use). */
+  ...mcpToolListFields,
 };
 
 /** POST /api/token/: `count` tokens (the extra ones named with a random 6-character suffix). */
@@ -150,6 +153,8 @@ export const createTokenBody = z.object({
   quota_per_month: tokenFields.quota_per_month.default(0),
   quota_per_5h: tokenFields.quota_per_5h.default(0),
   requests_per_day: tokenFields.requests_per_day.default(0),
+  mcp_allow_tools: tokenFields.mcp_allow_tools.default(''),
+  mcp_deny_tools: tokenFields.mcp_deny_tools.default(''),
   count: count('count', 1, TOKEN_MAX_BATCH).default(1),
 });
 export type CreateTokenBody = z.infer<typeof createTokenBody>;
@@ -183,6 +188,8 @@ export const updateTokenBody = z.object({
   quota_per_month: tokenFields.quota_per_month.optional(),
   quota_per_5h: tokenFields.quota_per_5h.optional(),
   requests_per_day: tokenFields.requests_per_day.optional(),
+  mcp_allow_tools: tokenFields.mcp_allow_tools.optional(),
+  mcp_deny_tools: tokenFields.mcp_deny_tools.optional(),
 });
 export type UpdateTokenBody = z.infer<typeof updateTokenBody>;
 
@@ -225,6 +232,8 @@ export const tokenPublic = z.object({
   tpm_limit: z.number().int(),
   cross_group_retry: z.boolean(),
   concurrency_limit: z.number().int(),
+  mcp_allow_tools: z.string(),
+  mcp_deny_tools: z.string(),
   ...periodLimitsPublic,
   /** What is left of each period limit set on the token (lists and the single view; absent when none is set). */
   period_limits: z.array(periodRemaining).optional(),

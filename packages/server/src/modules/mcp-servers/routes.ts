@@ -1,7 +1,6 @@
-import { idParam } from '@tollway/shared';
+import { idParam, mcpServerCreateBody, mcpServerUpdateBody, mcpServerView } from '@tollway/shared';
 import { z } from 'zod';
 import type { AuditedCall, RouteAudit, Router } from '../../http/route.js';
-import { mcpServerCreateBody, mcpServerUpdateBody, mcpServerView } from './rules.js';
 import { mcpServersOf } from './service.js';
 
 const tags = ['mcp'];

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@tollway/shared';
+import { ErrorCode, MCP_HEADER_MASK, type McpServerBody, type McpServerView, type McpTransport } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/unique.js';
 import { coded, notFound } from '../../lib/errors.js';
@@ -6,7 +6,6 @@ import { checkUserUrl } from '../../lib/outbound-dispatcher.js';
 import { fetchPolicy, OutboundBlockedError } from '../../lib/outbound-guard.js';
 import { nowSeconds } from '../../lib/time.js';
 import { perContext } from '../../per-context.js';
-import { HEADER_MASK, type McpServerBody, type McpServerView, type McpTransport } from './rules.js';
 import { MCP_SERVERS_MAX, McpServersStore, type McpServerRow, type NewMcpServerRow } from './store.js';
 
 const missing = () => notFound('MCP server not found', ErrorCode.McpServerNotFound);
@@ -48,7 +47,7 @@ export class McpServers {
   }
 
   view(row: McpServerRow): McpServerView {
-    const headers = Object.fromEntries(Object.keys(this.headersOf(row)).map((k) => [k, HEADER_MASK]));
+    const headers = Object.fromEntries(Object.keys(this.headersOf(row)).map((k) => [k, MCP_HEADER_MASK]));
     return {
       id: row.id,
       name: row.name,
@@ -62,6 +61,10 @@ export class McpServers {
       deny_tools: row.deny_tools,
       allow_groups: row.allow_groups,
       price: Number(row.price),
+      read_only: Number(row.read_only) === 1,
+      rate_limit: Number(row.rate_limit),
+      max_concurrent: Number(row.max_concurrent),
+      log_arguments: Number(row.log_arguments) === 1,
       created_at: Number(row.created_at),
       updated_at: Number(row.updated_at),
     };
@@ -75,6 +78,10 @@ export class McpServers {
       headers: this.headersOf(row),
       price: Number(row.price),
       enabled: Number(row.enabled),
+      read_only: Number(row.read_only),
+      rate_limit: Number(row.rate_limit),
+      max_concurrent: Number(row.max_concurrent),
+      log_arguments: Number(row.log_arguments),
     };
   }
 
@@ -142,6 +149,10 @@ export class McpServers {
       deny_tools: body.deny_tools ?? '',
       allow_groups: body.allow_groups ?? '',
       price: body.price ?? 0,
+      read_only: body.read_only ? 1 : 0,
+      rate_limit: body.rate_limit ?? 0,
+      max_concurrent: body.max_concurrent ?? 0,
+      log_arguments: body.log_arguments ? 1 : 0,
       created_at: now,
       updated_at: now,
     };
@@ -177,6 +188,10 @@ export class McpServers {
     if (body.deny_tools !== undefined) fields.deny_tools = body.deny_tools;
     if (body.allow_groups !== undefined) fields.allow_groups = body.allow_groups;
     if (body.price !== undefined) fields.price = body.price;
+    if (body.read_only !== undefined) fields.read_only = body.read_only ? 1 : 0;
+    if (body.rate_limit !== undefined) fields.rate_limit = body.rate_limit;
+    if (body.max_concurrent !== undefined) fields.max_concurrent = body.max_concurrent;
+    if (body.log_arguments !== undefined) fields.log_arguments = body.log_arguments ? 1 : 0;
     try {
       await this.store.update(id, fields);
     } catch (err) {

@@ -7,6 +7,7 @@ import {
   isOrgRole,
   type Organization,
   type OrgRole,
+  type OrgUpdateBody,
   type Page,
 } from '@tollway/shared';
 import type { AppContext } from '../../context.js';
@@ -58,6 +59,8 @@ export function toOrganization(
     reseller: Number(row.reseller) === 1,
     markup_bp: Number(row.markup_bp),
     alert_webhook_url: row.alert_webhook_url,
+    mcp_allow_tools: row.mcp_allow_tools ?? '',
+    mcp_deny_tools: row.mcp_deny_tools ?? '',
     created_at: Number(row.created_at),
   };
 }
@@ -107,10 +110,7 @@ export class OrganizationsService {
     return this.view(await requireOrg(this.deps.db, user, id, 'org.read'));
   }
 
-  async update(
-    access: OrgAccess,
-    body: { name?: string; alert_webhook_url?: string; alert_webhook_secret?: string; markup_bp?: number },
-  ): Promise<Organization> {
+  async update(access: OrgAccess, body: OrgUpdateBody): Promise<Organization> {
     const { org } = access;
     const fields: Partial<OrgRow> = {};
     if (body.name !== undefined) fields.name = body.name;
@@ -121,6 +121,8 @@ export class OrganizationsService {
       if (body.alert_webhook_url) await assertWebhookUrlAllowed(this.deps.options, body.alert_webhook_url);
       fields.alert_webhook_url = body.alert_webhook_url;
     }
+    if (body.mcp_allow_tools !== undefined) fields.mcp_allow_tools = body.mcp_allow_tools;
+    if (body.mcp_deny_tools !== undefined) fields.mcp_deny_tools = body.mcp_deny_tools;
     if (body.alert_webhook_secret !== undefined)
       fields.alert_webhook_secret = this.deps.secretBox.seal(body.alert_webhook_secret);
     if (body.markup_bp !== undefined && body.markup_bp !== Number(org.markup_bp)) {

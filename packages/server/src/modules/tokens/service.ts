@@ -131,6 +131,8 @@ export class TokensService {
         tpm_limit: body.tpm_limit,
         cross_group_retry: bit(body.cross_group_retry),
         concurrency_limit: body.concurrency_limit,
+        mcp_allow_tools: body.mcp_allow_tools,
+        mcp_deny_tools: body.mcp_deny_tools,
         ...periodLimitValues(body),
         deleted_at: null,
       });
@@ -175,6 +177,8 @@ export class TokensService {
       if (body.tpm_limit !== undefined) changes.tpm_limit = body.tpm_limit;
       if (body.cross_group_retry !== undefined) changes.cross_group_retry = bit(body.cross_group_retry);
       if (body.concurrency_limit !== undefined) changes.concurrency_limit = body.concurrency_limit;
+      if (body.mcp_allow_tools !== undefined) changes.mcp_allow_tools = body.mcp_allow_tools;
+      if (body.mcp_deny_tools !== undefined) changes.mcp_deny_tools = body.mcp_deny_tools;
       for (const k of PERIOD_LIMIT_KEYS) if (body[k] !== undefined) changes[k] = body[k];
     }
     // 3 and 4 are derived states: a full update that sends them back (an edited list row) leaves the status alone.

@@ -64,6 +64,8 @@ export function toTokenPublic(t: TokenRow, now = nowSeconds(), fullKey = false):
     tpm_limit: Number(t.tpm_limit),
     cross_group_retry: Number(t.cross_group_retry) === 1,
     concurrency_limit: Number(t.concurrency_limit ?? 0),
+    mcp_allow_tools: t.mcp_allow_tools ?? '',
+    mcp_deny_tools: t.mcp_deny_tools ?? '',
     ...periodLimitValues(t),
   };
 }

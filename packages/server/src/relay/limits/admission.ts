@@ -33,7 +33,7 @@ type GroupLimits = Record<string, { rpm?: number; tpm?: number }>;
 const stores = new WeakMap<object, LimitStore>();
 
 /** One store per application: Redis when configured, else this node's memory. */
-function storeFor(ctx: LimitsContext): LimitStore {
+export function rateLimitStore(ctx: LimitsContext): LimitStore {
   let s = stores.get(ctx.options);
   if (!s) {
     const redis = ctx.redis;
@@ -127,7 +127,7 @@ async function checked(
   now: number,
 ): Promise<LimitCheck | undefined> {
   try {
-    return await storeFor(ctx).check(buckets, tokens, now);
+    return await rateLimitStore(ctx).check(buckets, tokens, now);
   } catch (err) {
     if (now - lastOutageWarn >= OUTAGE_WARN_MS) {
       lastOutageWarn = now;
@@ -202,5 +202,5 @@ async function countChannel(
 /** Settles a reservation to the tokens actually used (0 gives it all back). */
 export function settleAdmission(ctx: LimitsContext, a: RateAdmission | undefined, usedTokens: number): void {
   if (!a || usedTokens === a.tokens) return;
-  storeFor(ctx).adjust(a.buckets, a.window, usedTokens - a.tokens);
+  rateLimitStore(ctx).adjust(a.buckets, a.window, usedTokens - a.tokens);
 }

@@ -16,6 +16,8 @@ export interface ToolCallBill {
   identity: CallIdentity;
   price: number;
   started: number;
+  /** The call's arguments as its log row keeps them ('' unless the server logs arguments). */
+  args: string;
   held?: { target: ReserveTarget; hold: Hold };
 }
 
@@ -29,6 +31,7 @@ export async function openToolCall(
   server: string,
   tool: string,
   price: number,
+  args = '',
 ): Promise<ToolCallBill> {
   const identity: CallIdentity = {
     auth: who.auth,
@@ -38,7 +41,7 @@ export async function openToolCall(
     ip: who.ip,
     requestId: newRequestId(),
   };
-  const bill: ToolCallBill = { identity, price, started: Date.now() };
+  const bill: ToolCallBill = { identity, price, args, started: Date.now() };
   if (price <= 0) return bill;
   const { target, hold } = await reserveQuota(ctx, who.auth, price);
   bill.held = { target, hold };
@@ -48,7 +51,8 @@ export async function openToolCall(
 
 /**
  * Closes a tool call's bill: a call the upstream answered (a tool error included) is charged its price, a failed or
- * cancelled one nothing; one usage log row either way (the arguments never; bytes, duration and status in `other`).
+ * cancelled one nothing; one usage log row either way (bytes, duration and status in `other`; the arguments only
+ * when the server logs them, secrets masked).
  */
 export async function closeToolCall(
   ctx: RelayContext,
@@ -79,6 +83,7 @@ export async function closeToolCall(
           request_bytes: outcome.requestBytes,
           response_bytes: outcome.responseBytes,
           progress_notifications: outcome.progress,
+          ...(bill.args ? { mcp_arguments: bill.args } : {}),
         }),
       })
     : undefined;

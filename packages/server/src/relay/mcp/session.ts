@@ -19,8 +19,9 @@ import { BoundedMap } from '../../lib/bounded-map.js';
 import { mcpServersOf, type OpenedMcpServer } from '../../modules/mcp-servers/service.js';
 import type { Identified } from '../entry/authenticate.js';
 import type { RelayContext } from '../pipeline/services.js';
-import { callTool } from './tool-call.js';
-import { exposedName, serverPermitted, splitExposed, toolPermitted } from './permissions.js';
+import { ToolCatalog } from './catalog.js';
+import { callTool, usableTools } from './tool-call.js';
+import { exposedName, serverPermitted, splitExposed } from './permissions.js';
 import { allPages, connectUpstream } from './upstream.js';
 
 /** Resource URIs a session remembers the server of (from its lists), for reads on /mcp. */
@@ -37,6 +38,8 @@ export interface SessionCaller extends Identified {
  */
 export class McpSession {
   readonly server: Server;
+  /** The upstream servers' tool lists as this session last read them (calls are checked against them). */
+  readonly catalog = new ToolCatalog();
   lastUsed = Date.now();
   private readonly upstreams = new Map<string, Promise<Client>>();
   private readonly resourceServer = new BoundedMap<string, string>({ maxEntries: RESOURCE_URIS_MAX });
@@ -100,21 +103,17 @@ export class McpSession {
     const s = this.server;
     const single = this.single !== undefined;
     s.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: await this.gather<Tool>('tools', async (client, server) =>
-        (
-          await allPages(async (cursor) => {
-            const r = await client.listTools(cursor ? { cursor } : undefined);
-            return { items: r.tools, next: r.nextCursor };
-          })
-        )
-          .filter((t) => toolPermitted(server, t.name))
-          .map((t) => ({ ...t, name: exposedName(server.name, t.name, single) })),
+      tools: await this.gather<Tool>('tools', async (_client, server) =>
+        (await usableTools(this.ctx, this, server)).map((t) => ({
+          ...t,
+          name: exposedName(server.name, t.name, single),
+        })),
       ),
     }));
     s.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const target = splitExposed(request.params.name, this.single);
       const server = target && (await this.permitted()).find((x) => x.name === target.server);
-      if (!target || !server || !toolPermitted(server, target.name))
+      if (!target || !server)
         throw new McpError(
           RpcCode.InvalidParams,
           `tool ${request.params.name.slice(0, 128)} is not available to this token`,
