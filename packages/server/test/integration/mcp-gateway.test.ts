@@ -64,7 +64,14 @@ describe.each(dialects)('MCP gateway (%s)', (dialect) => {
   it('lists only the tools the token may use, namespaced by server; /mcp/<server> lists its own', async () => {
     const { client } = await connect(g.key);
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(['alpha__echo', 'alpha__fails', 'alpha__slow_count', 'alpha__wait_forever', 'paid__echo']);
+    expect(names).toEqual([
+      'alpha__echo',
+      'alpha__fails',
+      'alpha__slow_count',
+      'alpha__upstream_fails',
+      'alpha__wait_forever',
+      'paid__echo',
+    ]);
     // The upstream got the registered credential; the caller never sees it.
     expect([...g.mock.authorizations]).toEqual([UPSTREAM_CREDENTIAL]);
     const { client: one } = await connect(g.key, '/mcp/paid');

@@ -25,14 +25,16 @@ const ALLOWED: Record<(typeof MCP_CALL_KINDS)[number], McpOutcome> = {
   cancelled: 'cancelled',
   client_leaves: 'cancelled',
   upstream_fails: 'failed',
+  unknown_tool: 'unavailable',
 };
 
 /**
  * Issue 31's money invariant on MCP tool calls (issue 39): whatever the balance, the server's per-call price, the
  * number of calls running at once in one session and whether each is answered, answered with a tool error,
- * cancelled by the client while it runs (or its connection dropped, no cancellation sent) or failed by the upstream, Σ charged ≤ starting balance; every served call
- * (a result reached the client) is charged exactly the price, a cancelled or failed one nothing, a refused one never
- * reaches the upstream, and each call has one usage row (nothing charged twice). SQLite, and PostgreSQL with the
+ * cancelled by the client while it runs (or its connection dropped, no cancellation sent), failed by the upstream or
+ * names a tool the server does not list, Σ charged ≤ starting balance; every served call (a result reached the
+ * client) is charged exactly the price, a cancelled or failed one nothing, a refused or unavailable one never
+ * reaches the upstream and is never held (an unknown tool is refused whatever the balance), and each call has one usage row (nothing charged twice). SQLite, and PostgreSQL with the
  * Redis ledger (cluster mode), as the chat surfaces' property runs.
  */
 describe.each(dialects.filter((d) => d === 'sqlite' || d === 'postgres'))('MCP money property on %s', (dialect) => {
@@ -65,15 +67,20 @@ describe.each(dialects.filter((d) => d === 'sqlite' || d === 'postgres'))('MCP m
           const served = count('served');
           // Only a balance short of the price refuses; one that holds every call at once refuses none.
           if (price === 0 || kinds.length * price <= balance) expect(count('refused')).toBe(0);
-          // A refused call never reaches the upstream; every other call did.
-          expect(upstreamCalls() - reachedBefore).toBe(kinds.length - count('refused'));
+          // An unknown tool is refused as such, whatever the balance (it is checked before anything is held).
+          kinds.forEach((k, i) => {
+            if (k === 'unknown_tool') expect(outcomes[i], 'unknown tool').toBe('unavailable');
+          });
+          const unreached = count('refused') + count('unavailable');
+          // A refused or unavailable call never reaches the upstream; every other call did.
+          expect(upstreamCalls() - reachedBefore).toBe(kinds.length - unreached);
 
           const money = await settledMoney(gw, userId);
           assertMoneyInvariant(balance, served * price, money);
           expect(money.charged).toBe(served * price);
           const rows = await mcpLogRows(gw, userId);
           const rowsOf = (...statuses: string[]) => rows.filter((r) => statuses.includes(r.status));
-          expect(rows).toHaveLength(kinds.length - count('refused'));
+          expect(rows).toHaveLength(kinds.length - unreached);
           expect(rowsOf('ok', 'tool_error')).toHaveLength(served);
           expect(rowsOf('cancelled')).toHaveLength(count('cancelled'));
           expect(rowsOf('error')).toHaveLength(count('failed'));

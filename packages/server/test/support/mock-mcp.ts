@@ -35,7 +35,11 @@ function buildServer(mock: MockMcp, waiters: (() => void)[]): McpServer {
   const count = (name: string) => (mock.calls[name] = (mock.calls[name] ?? 0) + 1);
   server.registerTool(
     'echo',
-    { description: 'Echoes its text', inputSchema: shape({ text: z.string() }) },
+    {
+      description: 'Echoes its text',
+      inputSchema: shape({ text: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
     ({ text }) => {
       count('echo');
       return { content: [{ type: 'text', text: `echo: ${String(text)}` }] };
@@ -81,6 +85,10 @@ function buildServer(mock: MockMcp, waiters: (() => void)[]): McpServer {
     count('fails');
     return { isError: true, content: [{ type: 'text', text: 'it failed' }] };
   });
+  // Listed, so the gateway lets calls through; the HTTP layer answers each with a 500 before this runs.
+  server.registerTool(UPSTREAM_FAILS, { description: 'A tool whose server fails every call' }, () => ({
+    content: [{ type: 'text', text: 'never answered' }],
+  }));
   server.registerResource('readme', 'mock://readme', { mimeType: 'text/plain' }, (uri) => ({
     contents: [{ uri: uri.href, text: 'the mock readme' }],
   }));
@@ -90,7 +98,7 @@ function buildServer(mock: MockMcp, waiters: (() => void)[]): McpServer {
   return server;
 }
 
-/** A tool name the server never lists whose calls it answers with an HTTP 500 (an upstream that fails mid-call). */
+/** A tool the server lists but whose calls it answers with an HTTP 500 (an upstream that fails mid-call). */
 export const UPSTREAM_FAILS = 'upstream_fails';
 
 const isCallOf = (body: unknown, tool: string): boolean => {

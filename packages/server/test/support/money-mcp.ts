@@ -15,7 +15,14 @@ import { UPSTREAM_FAILS, type MockMcp } from './mock-mcp.js';
  * What a property run asks of a tool call: answered, answered with a tool error, cancelled by the client, its client
  * gone (the connection dropped mid-call, no cancellation sent), failed upstream.
  */
-export const MCP_CALL_KINDS = ['ok', 'tool_error', 'cancelled', 'client_leaves', 'upstream_fails'] as const;
+export const MCP_CALL_KINDS = [
+  'ok',
+  'tool_error',
+  'cancelled',
+  'client_leaves',
+  'upstream_fails',
+  'unknown_tool',
+] as const;
 export type McpCallKind = (typeof MCP_CALL_KINDS)[number];
 
 const TOOL_OF: Record<McpCallKind, string> = {
@@ -24,10 +31,14 @@ const TOOL_OF: Record<McpCallKind, string> = {
   cancelled: 'wait_forever',
   client_leaves: 'wait_forever',
   upstream_fails: UPSTREAM_FAILS,
+  unknown_tool: 'not_a_tool_of_this_server',
 };
 
-/** How a call ended for the client: a result (served), refused by the gateway, failed, or cancelled by the client. */
-export type McpOutcome = 'served' | 'refused' | 'failed' | 'cancelled';
+/**
+ * How a call ended for the client: a result (served), refused by the gateway for its balance, refused for naming a
+ * tool the server does not list (unavailable), failed, or cancelled by the client.
+ */
+export type McpOutcome = 'served' | 'refused' | 'unavailable' | 'failed' | 'cancelled';
 
 /** Lets the gateway reach the mock (a private address, its own port), as an administrator would. */
 export async function allowMockMcp(gw: GatewayFixture<MockMcp>): Promise<void> {
@@ -81,6 +92,7 @@ export async function callMcpTool(
     if (abort.signal.aborted) return 'cancelled';
     // The gateway refuses a short balance as an invalid request (its relay code in data), before the upstream.
     if (err instanceof McpError && err.code === RpcCode.InvalidRequest) return 'refused';
+    if (err instanceof McpError && err.code === RpcCode.InvalidParams) return 'unavailable';
     if (err instanceof McpError && err.code === RpcCode.InternalError) return 'failed';
     throw err;
   }

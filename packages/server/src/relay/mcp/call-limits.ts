@@ -23,22 +23,19 @@ const refuse = (message: string, code: string, retryAfter: number) =>
  */
 export async function admitToolCall(ctx: RelayContext, server: OpenedMcpServer, auth: TokenAuth): Promise<() => void> {
   const id = counterOf(server, auth);
-  const perMinute = Number(server.rate_limit);
-  if (perMinute > 0) {
-    const now = Date.now();
-    let check;
-    try {
-      check = await rateLimitStore(ctx).check([{ level: 'token', id, rpm: perMinute, tpm: 0 }], 0, now);
-    } catch (err) {
-      ctx.log.warn({ err }, 'MCP rate limit: Redis cannot be reached; the call passes unlimited');
-    }
-    if (check?.refused)
-      throw refuse(
-        `rate limit: at most ${perMinute} calls per minute of this token on MCP server ${server.name}`,
-        'mcp_rate_limited',
-        secondsToReset(minuteWindow(now), now),
-      );
+  // In flight first: a call refused there is not counted in the minute.
+  const release = await takePlace(ctx, server, id);
+  try {
+    await countInMinute(ctx, server, id);
+  } catch (err) {
+    release();
+    throw err;
   }
+  return release;
+}
+
+/** Takes the call's place under `max_concurrent`: its release (a no-op without a limit). */
+async function takePlace(ctx: RelayContext, server: OpenedMcpServer, id: string): Promise<() => void> {
   const inFlight = Number(server.max_concurrent);
   if (inFlight <= 0) return () => undefined;
   const store = concurrencyStore(ctx);
@@ -58,4 +55,24 @@ export async function admitToolCall(ctx: RelayContext, server: OpenedMcpServer, 
     );
   const lease = taken;
   return () => store.release(lease);
+}
+
+/** Counts the call in its minute under `rate_limit` (a refused call is not counted). */
+async function countInMinute(ctx: RelayContext, server: OpenedMcpServer, id: string): Promise<void> {
+  const perMinute = Number(server.rate_limit);
+  if (perMinute <= 0) return;
+  const now = Date.now();
+  let check;
+  try {
+    check = await rateLimitStore(ctx).check([{ level: 'token', id, rpm: perMinute, tpm: 0 }], 0, now);
+  } catch (err) {
+    ctx.log.warn({ err }, 'MCP rate limit: Redis cannot be reached; the call passes unlimited');
+    return;
+  }
+  if (check.refused)
+    throw refuse(
+      `rate limit: at most ${perMinute} calls per minute of this token on MCP server ${server.name}`,
+      'mcp_rate_limited',
+      secondsToReset(minuteWindow(now), now),
+    );
 }

@@ -21,7 +21,8 @@ export async function loadCallerRules(ctx: RelayContext, auth: TokenAuth, group:
     lists.push({ allow: row.mcp_allow_tools, deny: row.mcp_deny_tools });
     if (auth.orgId) lists.push({ allow: row.org_allow ?? '', deny: row.org_deny ?? '' });
   }
-  const byGroup = ctx.options.json<McpGroupTools>('mcp_setting.group_tools')[group];
-  if (byGroup) lists.push(byGroup);
+  // The option is stored as sent (validated, defaults not filled in): a missing list is none.
+  const byGroup = ctx.options.json<Partial<McpGroupTools[string]>>('mcp_setting.group_tools')[group];
+  if (byGroup) lists.push({ allow: byGroup.allow ?? '', deny: byGroup.deny ?? '' });
   return { lists: lists.filter(hasList) };
 }
