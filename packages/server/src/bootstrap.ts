@@ -36,6 +36,7 @@ import {
   providerCatalog,
   startTaskPoller,
   testChannelUpstream,
+  listMcpServerTools,
   type RelayContext,
   type TaskPoller,
 } from './relay/index.js';
@@ -137,6 +138,7 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
     channels,
     // The relay's services join `base` below, before any probe runs.
     channelProbe: (channel, model) => testChannelUpstream(base, channel, model),
+    mcpTools: (id) => listMcpServerTools(ctx, id),
     tokenChanges: new ChangeEvents(),
     planChanges: new ChangeEvents(),
     walletHolds: new WalletHolds(),

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { PlanChanges, TokenChanges } from './core/change-events.js';
 import type { WalletHolds } from './core/subscriptions/wallet-holds.js';
 import type { ChannelProbe } from './core/channel-probe.js';
+import type { McpToolsProbe } from './core/mcp-tools.js';
 import type { ProviderCatalog } from './core/providers.js';
 import type { Db } from './db/connect.js';
 import type { ClusterBus } from './lib/cluster-bus.js';
@@ -59,6 +60,8 @@ export interface AppContext {
   channels: ChannelsService;
   /** Calls a channel's upstream once (the relay's, for channel tests). */
   channelProbe: ChannelProbe;
+  /** Lists a registered MCP server's tools for the console (the relay's MCP client). */
+  mcpTools: McpToolsProbe;
   /** Told of every token change; the relay drops the token from its caches, here and on other nodes. */
   tokenChanges: TokenChanges;
   /** Told when a subscription's quota changed outside the relay (a reset); the relay re-reads its balance. */

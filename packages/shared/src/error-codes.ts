@@ -428,6 +428,8 @@ export const ErrorCode = {
   McpServerNotFound: 'mcp_server_not_found',
   McpServerNameTaken: 'mcp_server_name_taken',
   McpStdioDisabled: 'mcp_stdio_disabled',
+  // A server the console's tool list could not reach ({name}).
+  McpServerUnreachable: 'mcp_server_unreachable',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -47,3 +47,4 @@ export * from './schemas/organization.js';
 export * from './schemas/org-spend.js';
 export * from './mcp.js';
 export * from './schemas/mcp-server.js';
+export * from './schemas/mcp-usage.js';

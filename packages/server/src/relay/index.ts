@@ -7,6 +7,7 @@
 export { hotPathEntry } from './entry/hot-path.js';
 export { installRelayRoutes } from './entry/routes.js';
 export { testChannelUpstream } from './entry/channel-test.js';
+export { listMcpServerTools } from './entry/mcp-tools.js';
 export { createRelayServices } from './pipeline/bootstrap.js';
 export type { RelayContext } from './pipeline/services.js';
 export { startTaskPoller, type TaskPoller } from './tasks/poller.js';

@@ -372,6 +372,7 @@ const zh: Texts = {
   mcp_server_not_found: 'MCP 服务器不存在',
   mcp_server_name_taken: '该 MCP 服务器名称已被使用',
   mcp_stdio_disabled: '本地（stdio）MCP 服务器未启用，需由 root 设置 MCP_STDIO_ENABLED',
+  mcp_server_unreachable: '无法连接 MCP 服务器 {{name}}，或它未返回工具列表',
 };
 
 const en: Texts = {
@@ -768,6 +769,7 @@ const en: Texts = {
   mcp_server_not_found: 'MCP server not found',
   mcp_server_name_taken: 'This MCP server name is already used',
   mcp_stdio_disabled: 'Local (stdio) MCP servers are off: root enables them with MCP_STDIO_ENABLED',
+  mcp_server_unreachable: 'The MCP server {{name}} could not be reached or did not list its tools',
 };
 
 /** The console's texts of the server's refusal codes (namespace `errors`); the server's message is the fallback. */

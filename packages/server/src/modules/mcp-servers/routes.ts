@@ -1,6 +1,7 @@
 import { idParam, mcpServerCreateBody, mcpServerUpdateBody, mcpServerView } from '@tollway/shared';
 import { z } from 'zod';
 import type { AuditedCall, RouteAudit, Router } from '../../http/route.js';
+import { mcpConsoleRoutes } from './routes-tools.js';
 import { mcpServersOf } from './service.js';
 
 const tags = ['mcp'];
@@ -21,6 +22,7 @@ function audited(action: string): RouteAudit {
 
 /** The MCP gateway's registry of servers (docs/operating/mcp.md): administrators only. */
 export function mcpServerRoutes(r: Router): void {
+  mcpConsoleRoutes(r);
   r.add({
     method: 'GET',
     url: `${base}/`,
