@@ -11,6 +11,8 @@ export const MOCK_EMBEDDING = [0.5, -0.25, 0.125];
 export const JSON_OBJECT_TEXT = '{"ok":true}';
 /** The word in the last user text that asks for two tool calls. */
 export const PARALLEL_WORD = 'parallel';
+/** The word in the last user text that makes the mock call a tool again after every tool result (a model that never stops). */
+export const REPEAT_WORD = 'repeatedly';
 /** How many pieces streamed JSON (tool arguments, structured text) is cut into. */
 const JSON_PIECES = 3;
 
@@ -49,7 +51,10 @@ export function splitPieces(text: string, count = JSON_PIECES): string[] {
 }
 
 function toolCalls(turn: Turn): PlannedCall[] {
-  const forced = turn.forcedTool ? turn.tools.find((t) => t.name === turn.forcedTool) : undefined;
+  // A forced tool the request does not offer is called all the same (a model that calls what it was not given).
+  const forced = turn.forcedTool
+    ? (turn.tools.find((t) => t.name === turn.forcedTool) ?? { name: turn.forcedTool, schema: { type: 'object' } })
+    : undefined;
   const first = forced ?? turn.tools[0]!;
   const call = (t: ToolDef): PlannedCall => ({ name: t.name, args: sampleFromSchema(t.schema) });
   if (forced || !new RegExp(`\\b${PARALLEL_WORD}\\b`, 'i').test(turn.lastUserText)) return [call(first)];
@@ -58,11 +63,13 @@ function toolCalls(turn: Turn): PlannedCall[] {
 }
 
 /**
- * The deterministic answer: a tool call when tools are offered (two when the user says "parallel"), the tool's
- * result echoed after a tool turn, JSON from a requested schema, an image's size, else "Hello from <vendor>".
+ * The deterministic answer: a tool call when tools are offered (two when the user says "parallel"; again after
+ * each tool turn when the user says "repeatedly"), the tool's result echoed after a tool turn, JSON from a requested schema, an image's size, else "Hello from <vendor>".
  */
 export function planAnswer(turn: Turn, vendor: Vendor): Answer {
-  if (turn.tools.length && !turn.noTools && turn.toolResults === null) return { kind: 'tools', calls: toolCalls(turn) };
+  const again = turn.toolResults !== null && new RegExp(`\\b${REPEAT_WORD}\\b`, 'i').test(turn.lastUserText);
+  if (turn.tools.length && !turn.noTools && (turn.toolResults === null || again))
+    return { kind: 'tools', calls: toolCalls(turn) };
   if (turn.toolResults !== null) return { kind: 'text', pieces: ['Tool said: ', turn.toolResults.join('; ')] };
   if (turn.schema !== undefined) {
     const text = turn.schema === 'json_object' ? JSON_OBJECT_TEXT : JSON.stringify(sampleFromSchema(turn.schema));

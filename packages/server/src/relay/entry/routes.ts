@@ -10,6 +10,7 @@ import { installInfoRoutes } from './info-routes.js';
 import { installPlayground } from './playground.js';
 import { installMidjourneyRoutes } from '../tasks/midjourney/routes.js';
 import { installMcpRoutes } from '../mcp/routes.js';
+import { responsesMcpTools } from '../mcp/responses/entry.js';
 import {
   geminiAnyInbound,
   geminiLocalCall,
@@ -35,8 +36,30 @@ export interface JsonRelayRoute {
   url: string;
   format: ClientFormat;
   parse: (req: RelayRequest) => InboundCall | Promise<InboundCall>;
-  /** Calls the gateway answers itself (no upstream, not billed): the JSON answer, or undefined for a relay call. */
-  local?: (ctx: RelayContext, req: RelayRequest, who: Identified | undefined) => Promise<unknown> | undefined;
+  /**
+   * Calls the gateway answers itself (no upstream, not billed; or, for remote MCP tools, its own relay calls, each
+   * billed): the JSON answer (or, once it wrote its own answer on `res`, anything), or undefined for a relay call.
+   */
+  local?: (
+    ctx: RelayContext,
+    req: RelayRequest,
+    who: Identified | undefined,
+    res: Parameters<typeof writeRelayError>[0],
+  ) => Promise<unknown> | undefined;
+}
+
+/** OpenAI Responses: the body checked; previous_response_id refused. */
+function responsesInbound(req: RelayRequest): InboundCall {
+  const call = bodyModelInbound(openAIResponses, checkResponses)(req);
+  // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
+  if (call.body.previous_response_id)
+    throw new RelayError(
+      400,
+      'previous_response_id is not supported; send the whole conversation in input',
+      'invalid_request_error',
+      'unsupported_parameter',
+    );
+  return call;
 }
 
 /** Every JSON relay endpoint: registered on Fastify and served by the hot-path entry from this one table. */
@@ -46,21 +69,12 @@ export const jsonRelayRoutes: JsonRelayRoute[] = [
   { url: '/v1/embeddings', format: openAIChat, parse: openAIEmbeddingsInbound },
   { url: '/v1/moderations', format: openAIChat, parse: openAIInbound('moderations') },
   { url: '/v1/messages', format: anthropicMessages, parse: bodyModelInbound(anthropicMessages, checkAnthropic) },
+  // Remote `mcp` tools are run against registered MCP servers when mcp_setting.responses_tools_enabled is on.
   {
     url: '/v1/responses',
     format: openAIResponses,
-    parse: (req) => {
-      const call = bodyModelInbound(openAIResponses, checkResponses)(req);
-      // Server-side conversation state is not kept by a gateway; say so instead of answering without history.
-      if (call.body.previous_response_id)
-        throw new RelayError(
-          400,
-          'previous_response_id is not supported; send the whole conversation in input',
-          'invalid_request_error',
-          'unsupported_parameter',
-        );
-      return call;
-    },
+    parse: responsesInbound,
+    local: responsesMcpTools(responsesInbound),
   },
   { url: '/v1beta/models/*', format: geminiGenerate, parse: geminiAnyInbound, local: geminiLocalCall },
   { url: '/v1/models/*', format: geminiGenerate, parse: geminiAnyInbound, local: geminiLocalCall },
@@ -77,10 +91,12 @@ export function serveRelayCall(
 ): Promise<void> {
   // The hot path observes a call from its key check; other entries from here.
   const obs = observing.on ? (observerOf(res) ?? observeRelayCall(route.url, req.headers, res)) : undefined;
-  const local = route.local?.(ctx, req, who);
+  const local = route.local?.(ctx, req, who, res);
   const done = local
     ? local
-        .then((answer) => writeJson(res, answer))
+        .then((answer) => {
+          if (!res.headersSent) writeJson(res, answer);
+        })
         .catch((err) => writeRelayError(res, relayFailure(err, ctx.log), route.format))
     : relayCall(ctx, req, res, route.parse, who && (() => who)).catch((err) =>
         writeRelayError(res, relayFailure(err, ctx.log), route.format),
