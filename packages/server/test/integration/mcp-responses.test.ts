@@ -69,6 +69,9 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
   };
   const mcpTool = (label: string, extra: Record<string, unknown> = {}) =>
     ({ type: 'mcp', server_label: label, require_approval: 'never', ...extra }) as unknown as ResponsesTool;
+  /** A streamed request whose model calls paid's echo once. */
+  const streamEcho = () =>
+    client().responses.create({ model: MODEL, input: 'Use the tool', tools: [mcpTool('paid')], stream: true });
   const logsSince = async (id: number) => {
     await drainWriter(g.t);
     return g.t.database.db.kysely
@@ -166,12 +169,7 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
     await setOption(true);
     const userId = g.user.userId!;
     const before = await userQuota(g.t, userId);
-    const stream = await client().responses.create({
-      model: MODEL,
-      input: 'Use the tool',
-      tools: [mcpTool('paid')],
-      stream: true,
-    });
+    const stream = await streamEcho();
     const types: string[] = [];
     const sequence: number[] = [];
     let text = '';
@@ -218,12 +216,7 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
     await setOption(true);
     await setQuota(g.root, g.user.userId!, ROUND_QUOTA + TOOL_PRICE - 1);
     const echoes = g.mock.mcp.calls.echo ?? 0;
-    const stream = await client().responses.create({
-      model: MODEL,
-      input: 'Use the tool',
-      tools: [mcpTool('paid')],
-      stream: true,
-    });
+    const stream = await streamEcho();
     const types: string[] = [];
     const read = async () => {
       for await (const e of stream) types.push(e.type);
@@ -307,6 +300,35 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
     expect(res.output_text).toBe('Tool said: error: tool delete_everything is not available to this token');
     expect(g.mock.mcp.calls.delete_everything ?? 0).toBe(deletes);
     expect((await logsSince(fromLog)).map((l) => l.model_name)).toEqual([MODEL, MODEL]);
+  });
+
+  it("applies the token's own tool lists as /mcp does; a tool's error result is an mcp_tool_execution_error", async () => {
+    await setOption(true);
+    const put = (body: object) => g.user.call('PUT', '/api/token/', { id: g.tokenId, ...body });
+    expect((await put({ mcp_deny_tools: 'alpha__echo' })).body.success).toBe(true);
+    try {
+      const fromLog = await lastLogId();
+      const res = await client().responses.create({
+        model: MODEL,
+        input: 'Try it',
+        tools: [mcpTool('alpha', { allowed_tools: ['echo', 'fails'] })],
+      });
+      const output = res.output as unknown as Item[];
+      expect(output.map((o) => o.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+      expect((output[0]!.tools as Item[]).map((t) => t.name)).toEqual(['fails']);
+      const failed = [{ type: 'text', text: 'it failed' }];
+      expect(output[1]).toMatchObject({
+        name: 'fails',
+        output: null,
+        status: 'failed',
+        error: { type: 'mcp_tool_execution_error', content: failed },
+      });
+      expect(res.output_text).toBe(`Tool said: error: ${JSON.stringify(failed)}`);
+      const tool = (await logsSince(fromLog)).find((l) => l.model_name === 'mcp:alpha/fails');
+      expect(JSON.parse(String(tool?.other))).toMatchObject({ mcp_status: 'tool_error' });
+    } finally {
+      expect((await put({ mcp_deny_tools: '' })).body.success).toBe(true);
+    }
   });
 
   it('refuses, in the Responses error shape and before any model round: unknown or refused servers, foreign urls, approvals', async () => {

@@ -87,6 +87,8 @@ export function addUsage(
   if (!u) return total;
   if (!total) return structuredClone(u);
   for (const k of USAGE_COUNTS) total[k] = Number(total[k] ?? 0) + Number(u[k] ?? 0);
+  // The cost of each round, when the caller asked for it (`"usage": {"include": true}`).
+  if (typeof u.cost === 'number') total.cost = Number(total.cost ?? 0) + u.cost;
   for (const [outer, inner] of USAGE_DETAILS) {
     const a = (total[outer] ?? {}) as Record<string, unknown>;
     const b = (u[outer] ?? {}) as Record<string, unknown>;

@@ -49,10 +49,16 @@ export const itemId = (prefix: string): string => `${prefix}_${crypto.randomByte
 /** The function name the model sees for `tool` of the server labelled `label`. */
 export const functionName = (label: string, tool: string): string => exposedName(label, tool, false);
 
-/** Of the tools the caller may use, those the request's allowed_tools asks for. */
+/** A function name every Responses upstream takes (OpenAI's rule): a tool whose name would break it is not offered. */
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Of the tools the caller may use, those the request's allowed_tools asks for (and a model can be given). */
 const askedTools = (spec: McpToolSpec, tools: Tool[]): Tool[] =>
   tools.filter(
-    (t) => (!spec.names || spec.names.has(t.name)) && (!spec.readOnly || t.annotations?.readOnlyHint === true),
+    (t) =>
+      FUNCTION_NAME.test(functionName(spec.label, t.name)) &&
+      (!spec.names || spec.names.has(t.name)) &&
+      (!spec.readOnly || t.annotations?.readOnlyHint === true),
   );
 
 /** A request's session on the MCP call path: one upstream client per server, opened on first use. */
