@@ -30,6 +30,7 @@ const ADMIN_PAGES = [
   '/app/tokens',
   '/admin/channels',
   '/admin/coupons',
+  '/admin/mcp',
   '/admin/messages',
   '/admin/users',
   '/admin/settings',

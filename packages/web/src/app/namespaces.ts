@@ -29,6 +29,7 @@ export const FEATURE_NAMESPACES: Record<string, NamespaceLoader> = {
   audit: () => import('../features/audit/i18n'),
   organizations: () => import('../features/organizations/i18n'),
   customOAuth: () => import('../components/custom-oauth/i18n'),
+  mcp: () => import('../features/mcp/i18n'),
 };
 
 registerNamespaces(FEATURE_NAMESPACES);

@@ -8,6 +8,7 @@ import {
   CommentOutlined,
   CrownOutlined,
   DashboardOutlined,
+  DeploymentUnitOutlined,
   ExperimentOutlined,
   GiftOutlined,
   KeyOutlined,
@@ -92,6 +93,7 @@ export function sidebarItems(
       label: t('side.admin'),
       children: [
         { key: '/admin/channels', icon: <ApiOutlined />, label: t('side.channels') },
+        { key: '/admin/mcp', icon: <DeploymentUnitOutlined />, label: t('side.mcp') },
         { key: '/admin/coupons', icon: <GiftOutlined />, label: t('side.coupons') },
         { key: '/admin/subscriptions', icon: <CrownOutlined />, label: t('side.subscriptions') },
         { key: '/admin/messages', icon: <MessageOutlined />, label: t('side.messages') },

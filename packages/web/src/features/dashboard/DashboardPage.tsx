@@ -21,7 +21,7 @@ import { perMinute, summarize, type Metric } from './aggregate';
 import { DASHBOARD_KEY, fetchUsage, type DataQuery } from './api';
 import { callsOption, consumptionOption } from './chartOptions';
 import { DashboardFilters, type DashboardDraft } from './DashboardFilters';
-import { EChart } from './EChart';
+import { EChart } from '../../components/EChart';
 import { StatCards } from './StatCards';
 import './dashboard.css';
 

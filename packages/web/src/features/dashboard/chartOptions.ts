@@ -1,5 +1,5 @@
 import type { Metric, Summary } from './aggregate';
-import type { ChartOption } from './echarts';
+import type { ChartOption } from '../../components/EChart';
 
 /** Sixteen distinct hues (no two near-identical blues or yellows). */
 const PALETTE = [

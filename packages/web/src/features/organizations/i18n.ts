@@ -31,6 +31,13 @@ export default {
       spend: '花费分析',
       logs: '使用日志',
     },
+    mcp: {
+      title: 'MCP 工具',
+      hint: '本组织的令牌通过 /mcp 可使用的工具：逗号分隔的 <服务器>__<工具> 模式，* 代表任意字符。允许名单留空为不限制，禁止名单优先；令牌自己的名单同样生效。',
+      allow: '允许的 MCP 工具',
+      deny: '禁止的 MCP 工具',
+      tooLong: '工具名单过长',
+    },
     overview: {
       subtitle: '共享钱包、成员和设置',
       wallet: '共享钱包余额',
@@ -255,6 +262,13 @@ export default {
       budgets: 'Budgets',
       spend: 'Spend',
       logs: 'Usage logs',
+    },
+    mcp: {
+      title: 'MCP tools',
+      hint: "The tools this organization's tokens may use through /mcp: comma-separated <server>__<tool> patterns, * for any characters. An empty allow list allows every tool, the deny list wins; each token's own lists apply too.",
+      allow: 'MCP tools allowed',
+      deny: 'MCP tools denied',
+      tooLong: 'The tool list is too long',
     },
     overview: {
       subtitle: 'Shared wallet, members and settings',

@@ -1,5 +1,6 @@
 import en from './locales/en';
 import fetch from './locales/fetch';
+import mcp from './locales/mcp';
 import pricing from './locales/pricing';
 import preset from './locales/preset';
 import relay from './locales/relay';
@@ -23,6 +24,6 @@ function merge(...parts: object[]): Tree {
 
 /** Strings of the settings feature, zh and en: base sections, pricing editors, rate limit and models tabs. */
 export default {
-  zh: merge(responseCache.zh, zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh, affinity.zh),
-  en: merge(responseCache.en, en, pricing.en, preset.en, relay.en, fetch.en, routing.en, affinity.en),
+  zh: merge(responseCache.zh, zh, pricing.zh, preset.zh, relay.zh, fetch.zh, routing.zh, affinity.zh, mcp.zh),
+  en: merge(responseCache.en, en, pricing.en, preset.en, relay.en, fetch.en, routing.en, affinity.en, mcp.en),
 };

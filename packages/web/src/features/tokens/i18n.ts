@@ -100,6 +100,8 @@ export default {
       quota_per_month: '每月额度',
       quota_per_5h: '每 5 小时额度',
       requests_per_day: '每日请求数',
+      mcpAllowTools: '允许的 MCP 工具',
+      mcpDenyTools: '禁止的 MCP 工具',
     },
     placeholder: {
       name: '请输入名称',
@@ -127,6 +129,9 @@ export default {
       rateSuccess: '只计成功的请求',
       periodQuota: '额度单位（500000 = $1）；0 表示不限制；按服务器时区的自然日、周（周一起）、月，或滚动 5 小时计算',
       requestsPerDay: '按服务器时区的自然日计；0 表示不限制',
+      mcpDenyTools: '此令牌不可使用的工具，同样是 <服务器>__<工具> 模式；优先于允许名单',
+      mcpTools:
+        '通过 /mcp 使用工具时的名单：逗号分隔的 <服务器>__<工具> 模式，* 代表任意字符（如 docs__*、*__delete_*）；允许名单留空为不限制，禁止名单优先',
     },
     period: { day: '日', week: '周', month: '月', '5h': '5 小时', requests_day: '日请求' },
     expiry: { never: '永不过期', hour: '一小时', day: '一天', month: '一个月' },
@@ -143,6 +148,7 @@ export default {
       countInteger: '新建数量必须是正整数',
       countMax: '一次最多创建 100 个令牌',
       ipsTooLong: 'IP 白名单过长',
+      mcpTooLong: '工具名单过长',
       periodLimit: '请输入不小于 0 的整数',
     },
   },
@@ -247,6 +253,8 @@ export default {
       quota_per_month: 'Quota per month',
       quota_per_5h: 'Quota per 5 hours',
       requests_per_day: 'Requests per day',
+      mcpAllowTools: 'MCP tools allowed',
+      mcpDenyTools: 'MCP tools denied',
     },
     placeholder: {
       name: 'Enter a name',
@@ -276,6 +284,9 @@ export default {
       periodQuota:
         "In quota units (500000 = $1); 0 means no limit. Calendar day, week (from Monday) and month in the server's time zone, or the rolling last 5 hours",
       requestsPerDay: "Per calendar day in the server's time zone; 0 means no limit",
+      mcpDenyTools: 'Tools this token may not use, <server>__<tool> patterns too; wins over the allow list',
+      mcpTools:
+        'For tools used through /mcp: comma-separated <server>__<tool> patterns, * for any characters (docs__*, *__delete_*); an empty allow list allows every tool, the deny list wins',
     },
     period: { day: 'Day', week: 'Week', month: 'Month', '5h': '5 hours', requests_day: 'Requests today' },
     expiry: { never: 'Never', hour: '1 hour', day: '1 day', month: '1 month' },
@@ -292,6 +303,7 @@ export default {
       countInteger: 'The count must be a positive integer',
       countMax: 'At most 100 tokens at a time',
       ipsTooLong: 'The IP allow-list is too long',
+      mcpTooLong: 'The tool list is too long',
       periodLimit: 'Enter a whole number, 0 or more',
     },
   },

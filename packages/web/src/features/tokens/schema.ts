@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import { z } from 'zod';
 import {
   AUTO_GROUP,
+  MCP_MAX_PATTERN_LIST,
   periodLimitValues,
   TOKEN_DEFAULTS,
   TOKEN_MAX_BATCH,
@@ -100,6 +101,8 @@ export const tokenFormSchema = (creating: boolean) =>
       model_limits_enabled: z.boolean(),
       model_limits: z.array(z.string()),
       allow_ips: z.string().max(10_000, 'tokens:validation.ipsTooLong'),
+      mcp_allow_tools: z.string().trim().max(MCP_MAX_PATTERN_LIST, 'tokens:validation.mcpTooLong'),
+      mcp_deny_tools: z.string().trim().max(MCP_MAX_PATTERN_LIST, 'tokens:validation.mcpTooLong'),
       group: z.string(),
       cross_group_retry: z.boolean(),
       rpm_limit: perMinute,
@@ -131,6 +134,8 @@ export function formDefaults(token?: Token): TokenForm {
       model_limits_enabled: false,
       model_limits: [],
       allow_ips: '',
+      mcp_allow_tools: '',
+      mcp_deny_tools: '',
       group: '',
       cross_group_retry: false,
       rpm_limit: 0,
@@ -155,6 +160,8 @@ export function formDefaults(token?: Token): TokenForm {
       .map((s) => s.trim())
       .filter(Boolean),
     allow_ips: token.allow_ips ?? '',
+    mcp_allow_tools: token.mcp_allow_tools ?? '',
+    mcp_deny_tools: token.mcp_deny_tools ?? '',
     group: token.group ?? '',
     cross_group_retry: token.cross_group_retry ?? false,
     rpm_limit: token.rpm_limit ?? 0,
@@ -182,6 +189,8 @@ export function toInput(v: TokenForm): TokenInput {
       .map((s) => s.trim())
       .filter(Boolean)
       .join('\n'),
+    mcp_allow_tools: v.mcp_allow_tools,
+    mcp_deny_tools: v.mcp_deny_tools,
     group: v.group,
     // new-api's switch has effect on an `auto` token only; kept off elsewhere so a later switch to auto starts off.
     cross_group_retry: v.group === AUTO_GROUP && v.cross_group_retry,

@@ -9,6 +9,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { useQuotaFormat } from '../../../lib/self';
 import { useSubmit } from '../../../lib/useSubmit';
 import { deleteOrg, MY_ORGS_KEY, ORG_KEY, redeemOrgCode, updateOrg } from '../api';
+import { OrgMcpCard } from '../components/OrgMcpCard';
 import { RoleTag } from '../components/RoleTag';
 import { useOrgView } from '../context';
 import { setCurrentOrg } from '../current';
@@ -50,6 +51,11 @@ export default function OverviewPage() {
         {can('org.manage') && (
           <Col xs={24} xl={14}>
             <SettingsCard />
+          </Col>
+        )}
+        {can('org.manage') && (
+          <Col xs={24} xl={14}>
+            <OrgMcpCard />
           </Col>
         )}
       </Row>

@@ -5,6 +5,7 @@ import { DrawingSection, SensitiveSection } from './ContentControlSections';
 import { FallbackSection } from './FallbackSection';
 import { GeneralOpsSection } from './GeneralOpsSection';
 import { GroupSection } from './GroupSection';
+import { McpSection } from './McpSection';
 import { ConcurrencySection, ModelFallbacksSection } from './LimitsAndFallbacksSections';
 import { DashboardSection, LogSection, MonitoringSection } from './MonitoringSections';
 import { CheckInSection, QuotaSection } from './QuotaSections';
@@ -20,6 +21,7 @@ const NAV: NavItem[] = [
   { id: 'checkin', title: 'section.checkin.title' },
   { id: 'chats', title: 'section.chats.title', keys: CHATS_KEYS },
   { id: 'groups', title: 'section.groups.title' },
+  { id: 'mcp', title: 'section.mcp.title' },
   { id: 'concurrency', title: 'section.concurrency.title' },
   { id: 'model-fallbacks', title: 'section.modelFallbacks.title' },
   { id: 'routing', title: 'section.routing.title' },
@@ -48,6 +50,7 @@ export function OperationTab() {
       <CheckInSection />
       <ChatsSection />
       <GroupSection />
+      <McpSection />
       <ConcurrencySection />
       <ModelFallbacksSection />
       <RoutingStrategySection />

@@ -18,6 +18,12 @@ import { CountInput, ExpiryInput, groupOptions, QuotaInput, useQuotaText } from 
 
 const resolver = (creating: boolean) => zodResolver(tokenFormSchema(creating));
 
+/** The token's MCP tool lists (`<server>__<tool>` patterns): form field, i18n key and test id. */
+const MCP_TOOL_LISTS = [
+  { name: 'mcp_allow_tools', label: 'mcpAllowTools', hint: 'mcpTools', testid: 'token-form-mcp-allow' },
+  { name: 'mcp_deny_tools', label: 'mcpDenyTools', hint: 'mcpDenyTools', testid: 'token-form-mcp-deny' },
+] as const;
+
 interface Props {
   /** undefined: closed; null: create; a number: edit that token. */
   target: number | null | undefined;
@@ -201,6 +207,16 @@ export function TokenDrawer({ target, onClose, onSaved }: Props) {
           />
         )}
       />
+      {MCP_TOOL_LISTS.map(({ name, label, hint, testid }) => (
+        <FormField
+          key={name}
+          control={control}
+          name={name}
+          label={t(`field.${label}`)}
+          extra={t(`hint.${hint}`)}
+          render={(f) => <Input {...f} placeholder="server__tool, docs__*" data-testid={testid} />}
+        />
+      ))}
       {group === AUTO_GROUP ? (
         <FormField
           control={control}
