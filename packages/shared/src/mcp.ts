@@ -16,7 +16,10 @@ export const MCP_MAX_CALLS_PER_MINUTE = 1_000_000;
 export const MCP_MAX_CONCURRENT_CALLS = 10_000;
 /** Longest pattern list (server, token, organization). */
 export const MCP_MAX_PATTERN_LIST = 2000;
-/** Shown instead of a stored header's value. */
+/** How Tollway authenticates to an upstream's OAuth token endpoint (RFC 7591 token_endpoint_auth_method names). */
+export const MCP_OAUTH_CLIENT_AUTH = ['client_secret_basic', 'client_secret_post'] as const;
+export type McpOAuthClientAuth = (typeof MCP_OAUTH_CLIENT_AUTH)[number];
+/** Shown instead of a stored header's value (and a stored OAuth client secret). */
 export const MCP_HEADER_MASK = '***';
 
 /** The entries of a comma (or newline) separated list, trimmed, empty ones dropped. */

@@ -30,6 +30,7 @@ import * as m0028 from './migrations/0028_response_cache.js';
 import * as m0029 from './migrations/0029_organizations.js';
 import * as m0030 from './migrations/0030_mcp.js';
 import * as m0031 from './migrations/0031_mcp_limits.js';
+import * as m0032 from './migrations/0032_mcp_oauth.js';
 import type { Migration } from './migrations/helpers.js';
 
 /** All migrations in order; later issues append theirs here. */
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0029_organizations': m0029,
   '0030_mcp': m0030,
   '0031_mcp_limits': m0031,
+  '0032_mcp_oauth': m0032,
 };
 
 /** The migrations' names, oldest first. */

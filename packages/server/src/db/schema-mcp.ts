@@ -28,6 +28,15 @@ export interface McpServersTable {
   max_concurrent: Generated<number>;
   /** 0/1: a call's arguments are kept in its log row (secret-looking values masked). */
   log_arguments: Generated<number>;
+  /** OAuth 2.0 client credentials (migration 0032; '' none): the token endpoint, the client, scope, audience. */
+  oauth_token_url: Generated<string>;
+  oauth_client_id: Generated<string>;
+  /** The client secret, sealed with CRYPTO_SECRET ('' or null: none). */
+  oauth_client_secret: Generated<string | null>;
+  oauth_scope: Generated<string>;
+  oauth_audience: Generated<string>;
+  /** How the client authenticates to the token endpoint: 'client_secret_basic' ('' too) or 'client_secret_post'. */
+  oauth_client_auth: Generated<string>;
   created_at: Generated<number>;
   updated_at: Generated<number>;
 }

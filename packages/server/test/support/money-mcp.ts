@@ -40,11 +40,18 @@ const TOOL_OF: Record<McpCallKind, string> = {
  */
 export type McpOutcome = 'served' | 'refused' | 'unavailable' | 'failed' | 'cancelled';
 
-/** Lets the gateway reach the mock (a private address, its own port), as an administrator would. */
+/** Failures in a row that would open an MCP server's breaker: more than one run's calls. */
+const MCP_BREAKER_NEVER = 1000;
+
+/**
+ * Lets the gateway reach the mock (a private address, its own port), as an administrator would. Every failed call
+ * must reach the upstream: no server's breaker opens within a run (mcp-health.test.ts tests the breaker).
+ */
 export async function allowMockMcp(gw: GatewayFixture<MockMcp>): Promise<void> {
   for (const [key, value] of [
     ['fetch_setting.allow_private_ip', 'true'],
     ['fetch_setting.allowed_ports', JSON.stringify([String(gw.mock.port)])],
+    ['ChannelBreakerMinFailures', String(MCP_BREAKER_NEVER)],
   ])
     expect((await gw.root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
 }

@@ -1,6 +1,7 @@
 import { idParam, mcpServerCreateBody, mcpServerUpdateBody, mcpServerView } from '@tollway/shared';
 import { z } from 'zod';
 import type { AuditedCall, RouteAudit, Router } from '../../http/route.js';
+import { mcpHealthRoutes } from './routes-health.js';
 import { mcpConsoleRoutes } from './routes-tools.js';
 import { mcpServersOf } from './service.js';
 
@@ -15,13 +16,16 @@ function audited(action: string): RouteAudit {
     fields: (c: AuditedCall) => {
       const body = (c.body ?? {}) as Record<string, unknown>;
       const headers = body.headers as Record<string, unknown> | undefined;
-      return headers ? { ...body, headers: Object.keys(headers) } : body;
+      const { oauth_client_secret: secret, ...rest } = headers ? { ...body, headers: Object.keys(headers) } : body;
+      // The OAuth client secret: only whether one was sent.
+      return secret === undefined ? rest : { ...rest, oauth_client_secret: secret ? 'changed' : 'removed' };
     },
   };
 }
 
 /** The MCP gateway's registry of servers (docs/operating/mcp.md): administrators only. */
 export function mcpServerRoutes(r: Router): void {
+  mcpHealthRoutes(r);
   mcpConsoleRoutes(r);
   r.add({
     method: 'GET',

@@ -18,6 +18,7 @@ import { closeToolCall, openToolCall, type ToolCallStatus } from './billing.js';
 import { admitToolCall } from './call-limits.js';
 import { loadCallerRules } from './caller-rules.js';
 import type { ToolCatalog } from './catalog.js';
+import { admitToolCallUpstream, toolCallEnded, upstreamNoVerdict, upstreamOutcome } from './health.js';
 import { toolUsable } from './permissions.js';
 
 /** How long a tool call may go without a word from its upstream (progress resets it). */
@@ -43,6 +44,7 @@ async function clientOf(ctx: RelayContext, session: ToolCallSession, server: Ope
   try {
     return await session.upstream(server);
   } catch (err) {
+    upstreamOutcome(ctx, server, err);
     ctx.log.warn({ err, mcpServer: server.name }, 'MCP upstream connection failed');
     throw new McpError(RpcCode.InternalError, `MCP server ${server.name} cannot be reached`);
   }
@@ -69,7 +71,7 @@ export async function usableTools(
  * server's price (refused before the upstream call when the balance is short), progress passed on to the caller,
  * the caller's cancellation passed upstream, one usage log row at the end. `exposed` is the name the caller used.
  */
-export async function callTool(
+async function checkedToolCall(
   ctx: RelayContext,
   session: ToolCallSession,
   server: OpenedMcpServer,
@@ -82,6 +84,7 @@ export async function callTool(
   try {
     listed = await session.catalog.find(server, client, tool);
   } catch (err) {
+    upstreamOutcome(ctx, server, err);
     ctx.log.warn({ err, mcpServer: server.name }, 'MCP upstream tool list failed');
     throw new McpError(RpcCode.InternalError, `MCP server ${server.name} cannot be reached`);
   }
@@ -93,6 +96,16 @@ export async function callTool(
     return await billedCall(ctx, session, client, server, tool, params, channel);
   } finally {
     release();
+  }
+}
+
+/** A tool call, gated by the server's breaker (health.ts): refused at once, nothing held, while it is open. */
+export async function callTool(...args: Parameters<typeof checkedToolCall>): Promise<CallToolResult> {
+  admitToolCallUpstream(args[0], args[2]);
+  try {
+    return await checkedToolCall(...args);
+  } finally {
+    upstreamNoVerdict(args[0], args[2]);
   }
 }
 
@@ -139,11 +152,13 @@ async function billedCall(
       },
     )) as CallToolResult;
     const status: ToolCallStatus = result.isError ? 'tool_error' : 'ok';
+    toolCallEnded(ctx, server, status, bill.started);
     await closeToolCall(ctx, bill, { ...outcome, status, responseBytes: bytesOf(result), progress });
     return result;
   } catch (err) {
     const status: ToolCallStatus = channel.signal.aborted ? 'cancelled' : 'error';
     const message = err instanceof Error ? err.message : String(err);
+    toolCallEnded(ctx, server, status, bill.started, err);
     await closeToolCall(ctx, bill, { ...outcome, status, progress, error: message });
     throw err instanceof McpError ? err : new McpError(RpcCode.InternalError, message.slice(0, 500));
   }
