@@ -1,5 +1,6 @@
 import { ErrorCode, orgCan, type OrgCapability, type OrgRole } from '@tollway/shared';
 import { describe, expect, it } from 'vitest';
+import { orgNeedOf } from '../../src/modules/organizations/org-route.js';
 import type { Client } from '../support/app.js';
 import { dialects } from '../support/databases.js';
 import { useApp } from '../support/fixture.js';
@@ -12,6 +13,8 @@ interface OrgRouteCase {
   query?: string;
   /** Allowed callers are not tried: the call would end the organization (its own test covers it). */
   deniedOnly?: boolean;
+  /** What the route itself declares when its service refines it (default: `need`). */
+  declared?: OrgCapability;
 }
 
 const MISSING = 999_999;
@@ -28,7 +31,8 @@ const CASES: Record<string, OrgRouteCase> = {
   'DELETE /api/org/:id': { need: 'org.own', deniedOnly: true },
   'GET /api/org/:id/members': { need: 'org.read' },
   'PUT /api/org/:id/members/:user_id': { need: 'members.manage', body: { role: 'viewer' } },
-  'DELETE /api/org/:id/members/:user_id': { need: 'members.manage' },
+  // Any member may leave (remove themself): the route asks org.read, the service members.manage for anyone else.
+  'DELETE /api/org/:id/members/:user_id': { need: 'members.manage', declared: 'org.read' },
   'GET /api/org/:id/invitations': { need: 'members.manage' },
   'POST /api/org/:id/invitations': { need: 'members.manage', body: { role: 'member' } },
   'DELETE /api/org/:id/invitations/:invitation_id': { need: 'members.manage' },
@@ -89,6 +93,11 @@ describe.each(dialects)('organization permission sweep (%s)', (dialect) => {
       .map((r) => `${r.method} ${r.url}`)
       .filter((k) => k.includes(' /api/org/:id') && !SYSTEM_LEVEL.has(k));
     expect(routes.filter((k) => !CASES[k])).toEqual([]);
+    // What each route declares (addOrgRoute) is what this table expects of it, independently written.
+    const declared = fx.t.router.routes
+      .filter((r) => routes.includes(`${r.method} ${r.url}`))
+      .map((r) => [`${r.method} ${r.url}`, orgNeedOf(r)?.need]);
+    expect(declared).toEqual(routes.map((k) => [k, CASES[k]!.declared ?? CASES[k]!.need]));
 
     for (const key of routes) {
       const c = CASES[key]!;

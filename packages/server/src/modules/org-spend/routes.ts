@@ -9,6 +9,7 @@ import {
   spendReport,
 } from '@tollway/shared';
 import type { Router } from '../../http/route.js';
+import { addOrgRoute } from '../organizations/org-route.js';
 import { orgSpendOf } from './service.js';
 
 /**
@@ -17,41 +18,41 @@ import { orgSpendOf } from './service.js';
  */
 export function orgSpendRoutes(r: Router): void {
   const tags = ['organizations'];
-  r.add({
+  addOrgRoute(r, {
     method: 'GET',
     url: '/api/org/:id/logs',
-    level: 'user',
+    need: 'org.read',
     summary:
       "The organization's consume logs, newest first, with member, team, tags and billed_quota (filters: time range, model, token, member, team, tag); a member sees only their own",
     tags,
     params: orgIdParam,
     query: orgLogQuery,
     response: paged(orgLogRow),
-    handler: ({ ctx, user, params, query }) => orgSpendOf(ctx).logs(user!, params.id, query),
+    handler: ({ ctx, user, query, access }) => orgSpendOf(ctx).logs(access, user!, query),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'GET',
     url: '/api/org/:id/spend',
-    level: 'user',
+    need: 'org.read',
     summary:
       'Spend of a range grouped by team, member, token, model, tag (a call counts under each of its tags) or day (server time zone), with the total; a member sees only their own',
     tags,
     params: orgIdParam,
     query: spendQuery,
     response: spendReport,
-    handler: ({ ctx, user, params, query }) => orgSpendOf(ctx).report(user!, params.id, query),
+    handler: ({ ctx, user, query, access }) => orgSpendOf(ctx).report(access, user!, query),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'GET',
     url: '/api/org/:id/spend/export',
-    level: 'user',
+    need: 'org.read',
     summary: `The calls of a range as a CSV download (text/csv, one line per call, newest first, at most ${SPEND_EXPORT_ROWS_MAX} lines; x-tollway-export-truncated: 1 when there were more); a member gets only their own`,
     tags,
     params: orgIdParam,
     query: spendQuery,
     raw: true,
-    handler: async ({ ctx, user, params, query, reply }) => {
-      const out = await orgSpendOf(ctx).export(user!, params.id, query);
+    handler: async ({ ctx, user, query, reply, access }) => {
+      const out = await orgSpendOf(ctx).export(access, user!, query);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${out.filename}"`)

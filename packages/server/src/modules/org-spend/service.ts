@@ -16,7 +16,7 @@ import { readPage } from '../../db/paging.js';
 import { coded } from '../../lib/errors.js';
 import { perContext } from '../../per-context.js';
 import { toUserLog } from '../logs/view.js';
-import { requireOrg } from '../organizations/access.js';
+import type { OrgAccess } from '../organizations/access.js';
 import { billedOf, exportCsv } from './export.js';
 import { SpendLabels } from './labels.js';
 import { SPEND_TAG_SETS_MAX, spendReportOf, type ReportOrg } from './report.js';
@@ -34,7 +34,7 @@ export interface SpendExport {
 
 /**
  * An organization's spend as its members may see it (docs/operating/spend.md): its consume logs, breakdowns and the
- * CSV export. Every call passes requireOrg (org.read); a role without spend.all sees only the caller's own calls,
+ * CSV export. Every route passes requireOrg (org.read, declared with the route); a role without spend.all sees only the caller's own calls,
  * enforced in the query.
  */
 export class OrgSpendService {
@@ -45,17 +45,13 @@ export class OrgSpendService {
   /** The tag sets a tag breakdown reads one by one (SPEND_TAG_SETS_MAX; a test may lower it). */
   tagSetsMax = SPEND_TAG_SETS_MAX;
 
-  constructor(private readonly deps: Pick<AppContext, 'db' | 'logDb'>) {
+  constructor(deps: Pick<AppContext, 'db' | 'logDb'>) {
     this.store = new OrgSpendStore(deps.logDb);
     this.labels = new SpendLabels(deps.db);
   }
 
   /** The organization and the scope of what the caller may read of it. */
-  private async visible(
-    user: AuthUser,
-    orgId: number,
-  ): Promise<{ org: ReportOrg; scope: SpendScope; billedOnly: boolean }> {
-    const access = await requireOrg(this.deps.db, user, orgId, 'org.read');
+  private visible(access: OrgAccess, user: AuthUser): { org: ReportOrg; scope: SpendScope; billedOnly: boolean } {
     const org = { id: access.org.id, walletUserId: access.org.wallet_user_id };
     const all = orgCan(access.role, 'spend.all');
     // A reseller's member sees its prices only: the system's price (and so the margin) is for those who see all.
@@ -64,8 +60,8 @@ export class OrgSpendService {
   }
 
   /** The organization's calls, newest first, each with whom and what it is attributed to. */
-  async logs(user: AuthUser, orgId: number, q: OrgLogQuery): Promise<Page<OrgLogRow>> {
-    const { org, scope, billedOnly } = await this.visible(user, orgId);
+  async logs(access: OrgAccess, user: AuthUser, q: OrgLogQuery): Promise<Page<OrgLogRow>> {
+    const { org, scope, billedOnly } = this.visible(access, user);
     const page = await readPage(q, (w) =>
       this.store.page(
         {
@@ -105,8 +101,8 @@ export class OrgSpendService {
   }
 
   /** The breakdown of a range by one dimension, with the total. */
-  async report(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendReport> {
-    const { org, scope, billedOnly } = await this.visible(user, orgId);
+  async report(access: OrgAccess, user: AuthUser, q: SpendQuery): Promise<SpendReport> {
+    const { org, scope, billedOnly } = this.visible(access, user);
     const report = await spendReportOf(
       this.store,
       this.labels,
@@ -124,8 +120,8 @@ export class OrgSpendService {
   }
 
   /** The calls of a range as CSV lines (read page by page as they are sent), at most exportRowsMax. */
-  async export(user: AuthUser, orgId: number, q: SpendQuery): Promise<SpendExport> {
-    const { org, scope, billedOnly } = await this.visible(user, orgId);
+  async export(access: OrgAccess, user: AuthUser, q: SpendQuery): Promise<SpendExport> {
+    const { org, scope, billedOnly } = this.visible(access, user);
     const s = this.spendScope(scope, q);
     const count = await this.store.count(s);
     const rowsMax = this.exportRowsMax;

@@ -19,7 +19,7 @@ import {
 } from '@tollway/shared';
 import { z } from 'zod';
 import type { Router } from '../../http/route.js';
-import { requireOrg } from './access.js';
+import { addOrgRoute } from './org-route.js';
 import { invitationsOf } from './invitations.js';
 import { membersOf } from './members.js';
 import { orgTeamRoutes } from './routes-teams.js';
@@ -83,141 +83,127 @@ export function organizationRoutes(r: Router): void {
     response: organization,
     handler: ({ ctx, user, body }) => invitationsOf(ctx).accept(user!, body.code),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'GET',
     url: '/api/org/:id',
-    level: 'user',
+    need: 'org.read',
     summary: 'One organization (members)',
     tags,
     params: orgIdParam,
     response: organization,
-    handler: async ({ ctx, user, params }) =>
-      organizationsOf(ctx).view(await requireOrg(ctx.db, user!, params.id, 'org.read')),
+    handler: ({ ctx, access }) => organizationsOf(ctx).view(access),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'PUT',
     url: '/api/org/:id',
-    level: 'user',
+    need: 'org.manage',
+    write: true,
     summary: 'Rename, set the budget-alert webhook (admins), set own prices (owner, when root allows)',
     tags,
     params: orgIdParam,
     body: orgUpdateBody,
     response: organization,
-    handler: async ({ ctx, user, params, body }) =>
-      organizationsOf(ctx).update(await requireOrg(ctx.db, user!, params.id, 'org.manage', { write: true }), body),
+    handler: ({ ctx, body, access }) => organizationsOf(ctx).update(access, body),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'DELETE',
     url: '/api/org/:id',
-    level: 'user',
+    need: 'org.own',
     summary: 'Delete the organization (owners): its wallet account is disabled, its tokens stop',
     tags,
     params: orgIdParam,
     response: z.null(),
-    handler: async ({ ctx, user, params }) =>
-      organizationsOf(ctx).remove(await requireOrg(ctx.db, user!, params.id, 'org.own')),
+    handler: ({ ctx, access }) => organizationsOf(ctx).remove(access),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'PUT',
     url: '/api/org/:id/reseller',
     level: 'root',
+    need: 'org.read',
     summary: 'Let the organization set its own prices for its members (a markup over the system price), or stop it',
     tags,
     params: orgIdParam,
     body: orgResellerBody,
     response: organization,
-    handler: async ({ ctx, user, params, body }) =>
-      organizationsOf(ctx).setReseller(await requireOrg(ctx.db, user!, params.id, 'org.read'), body.reseller),
+    handler: ({ ctx, body, access }) => organizationsOf(ctx).setReseller(access, body.reseller),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'PUT',
     url: '/api/org/:id/status',
     level: 'admin',
+    need: 'org.read',
     summary: 'Enable (1) or disable (2) the organization and its wallet account',
     tags,
     params: orgIdParam,
     body: orgStatusBody,
     response: organization,
-    handler: async ({ ctx, user, params, body }) =>
-      organizationsOf(ctx).setStatus(await requireOrg(ctx.db, user!, params.id, 'org.read'), body.status),
+    handler: ({ ctx, body, access }) => organizationsOf(ctx).setStatus(access, body.status),
   });
 
-  r.add({
+  addOrgRoute(r, {
     method: 'GET',
     url: '/api/org/:id/members',
-    level: 'user',
+    need: 'org.read',
     summary: 'Members with their roles and teams',
     tags,
     params: orgIdParam,
     response: z.array(orgMember),
-    handler: async ({ ctx, user, params }) =>
-      membersOf(ctx).list(await requireOrg(ctx.db, user!, params.id, 'org.read')),
+    handler: ({ ctx, access }) => membersOf(ctx).list(access),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'PUT',
     url: '/api/org/:id/members/:user_id',
-    level: 'user',
+    need: 'members.manage',
+    write: true,
     summary: "Change a member's role (the owner role: owners only; the last owner stays)",
     tags,
     params: orgMemberParam,
     body: orgMemberRoleBody,
     response: z.null(),
-    handler: async ({ ctx, user, params, body }) =>
-      membersOf(ctx).setRole(
-        await requireOrg(ctx.db, user!, params.id, 'members.manage', { write: true }),
-        params.user_id,
-        body.role,
-      ),
+    handler: ({ ctx, params, body, access }) => membersOf(ctx).setRole(access, params.user_id, body.role),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'DELETE',
     url: '/api/org/:id/members/:user_id',
-    level: 'user',
+    need: 'org.read',
     summary: 'Remove a member, or leave (own id): their team places go and their organization tokens are disabled',
     tags,
     params: orgMemberParam,
     response: z.null(),
-    handler: async ({ ctx, user, params }) =>
-      membersOf(ctx).remove(await requireOrg(ctx.db, user!, params.id, 'org.read'), user!, params.user_id),
+    handler: ({ ctx, user, params, access }) => membersOf(ctx).remove(access, user!, params.user_id),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'GET',
     url: '/api/org/:id/invitations',
-    level: 'user',
+    need: 'members.manage',
     summary: 'Invitations, newest first',
     tags,
     params: orgIdParam,
     response: z.array(orgInvitation),
-    handler: async ({ ctx, user, params }) =>
-      invitationsOf(ctx).list(await requireOrg(ctx.db, user!, params.id, 'members.manage')),
+    handler: ({ ctx, access }) => invitationsOf(ctx).list(access),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'POST',
     url: '/api/org/:id/invitations',
-    level: 'user',
+    need: 'members.manage',
+    write: true,
     rateLimit: 'critical',
     summary: 'Invite by link, or by mail to an address (the code is answered once)',
     tags,
     params: orgIdParam,
     body: orgInvitationBody,
     response: orgInvitationCreated,
-    handler: async ({ ctx, user, params, body }) =>
-      invitationsOf(ctx).create(
-        await requireOrg(ctx.db, user!, params.id, 'members.manage', { write: true }),
-        user!,
-        body,
-      ),
+    handler: ({ ctx, user, body, access }) => invitationsOf(ctx).create(access, user!, body),
   });
-  r.add({
+  addOrgRoute(r, {
     method: 'DELETE',
     url: '/api/org/:id/invitations/:invitation_id',
-    level: 'user',
+    need: 'members.manage',
     summary: 'Revoke a pending invitation',
     tags,
     params: orgInvitationParam,
     response: z.null(),
-    handler: async ({ ctx, user, params }) =>
-      invitationsOf(ctx).revoke(await requireOrg(ctx.db, user!, params.id, 'members.manage'), params.invitation_id),
+    handler: ({ ctx, params, access }) => invitationsOf(ctx).revoke(access, params.invitation_id),
   });
   orgTeamRoutes(r);
 }

@@ -22,7 +22,7 @@ export async function loadCallerRules(ctx: RelayContext, auth: TokenAuth, group:
     if (auth.orgId) lists.push({ allow: row.org_allow ?? '', deny: row.org_deny ?? '' });
   }
   // The option is stored as sent (validated, defaults not filled in): a missing list is none.
-  const byGroup = ctx.options.json<Partial<McpGroupTools[string]>>('mcp_setting.group_tools')[group];
+  const byGroup = ctx.options.json<Record<string, Partial<McpGroupTools[string]>>>('mcp_setting.group_tools')[group];
   if (byGroup) lists.push({ allow: byGroup.allow ?? '', deny: byGroup.deny ?? '' });
   return { lists: lists.filter(hasList) };
 }
