@@ -75,7 +75,13 @@ export class SqliteBatchStatements {
   insertLogs(rows: Insertable<LogsTable>[]): void {
     for (const run of columnRuns(rows)) {
       const values: unknown[] = [];
-      for (const row of run.rows) for (const c of run.columns) values.push(row[c as keyof typeof row]);
+      const width = run.columns.length;
+      for (const row of run.rows) {
+        // A row with no undefined cell has exactly the run's columns, in order: its values as they are.
+        const own = Object.values(row);
+        if (own.length === width) for (let i = 0; i < width; i++) values.push(own[i]);
+        else for (const c of run.columns) values.push(row[c as keyof typeof row]);
+      }
       this.insertGroup(run.columns, run.key, values, run.rows.length);
     }
   }

@@ -35,20 +35,28 @@ export type CallLogFields = Pick<
  */
 export function callLogRow(c: CallIdentity, row: CallLogFields): Insertable<LogsTable> {
   const a = c.auth;
-  const out: Insertable<LogsTable> = Object.assign(
-    {
-      user_id: a.userId,
-      username: a.username,
-      token_name: a.name,
-      token_id: a.tokenId,
-      model_name: c.model,
-      is_stream: c.stream ? 1 : 0,
-      group: c.group,
-      ip: c.ip,
-      request_id: c.requestId,
-    },
-    row,
-  );
+  // One literal (every row the same shape and column order; no Object.assign of the row's fields per call).
+  const out: Insertable<LogsTable> = {
+    user_id: a.userId,
+    username: a.username,
+    token_name: a.name,
+    token_id: a.tokenId,
+    model_name: c.model,
+    is_stream: c.stream ? 1 : 0,
+    group: c.group,
+    ip: c.ip,
+    request_id: c.requestId,
+    created_at: row.created_at,
+    type: row.type,
+    content: row.content,
+    quota: row.quota,
+    prompt_tokens: row.prompt_tokens,
+    completion_tokens: row.completion_tokens,
+    use_time: row.use_time,
+    channel_id: row.channel_id,
+    channel_name: row.channel_name,
+    other: row.other,
+  };
   // A person's untagged call leaves the attribution columns to their defaults (0, ''): no extra cells to write.
   if (a.memberId) out.member_id = a.memberId;
   if (a.teamId) out.team_id = a.teamId;

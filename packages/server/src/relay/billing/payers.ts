@@ -7,7 +7,8 @@ import type { ActivePlan } from '../entry/active-plans.js';
 export type Payer = ActivePlan | undefined;
 
 const WALLET: readonly Payer[] = [undefined];
-const NOTHING: Partial<LogOther> = Object.freeze({});
+/** What payerLogFields says of a caller paying from the wallet by default: nothing (the same object each time). */
+export const NO_PAYER_FIELDS: Partial<LogOther> = Object.freeze({});
 const NO_PAYER: readonly Payer[] = [];
 
 /**
@@ -40,7 +41,7 @@ export function payerLogFields(
   // A caller without plans pays from the wallet by default: nothing to say (the log stays as it was).
   if (!target.planId)
     return auth.plans.length === 0 && auth.billing === DEFAULT_BILLING_PREFERENCE
-      ? NOTHING
+      ? NO_PAYER_FIELDS
       : { billing_source: 'wallet', billing_preference: auth.billing };
   const plan = auth.plans.find((p) => p.id === target.planId);
   return {

@@ -99,14 +99,11 @@ export class AttemptReceipt implements CostReceipt {
 /** The receipt of a charge already known (a task's, charged when the upstream accepted it). */
 export function quotaReceipt(ctx: RelayContext, quota: number): Receipt {
   const settings = ctx.relay.settings.get();
-  return {
-    quota,
-    usd: quotaToUsd(quota, settings.quotaPerUnit),
-    headers: {
-      [COST_QUOTA_HEADER]: String(quota),
-      [COST_HEADER]: formatCost(quota, settings.quotaPerUnit, settings.costCurrency),
-    },
-  };
+  // Stored by key, not as computed keys of a literal (each of those is defined through the runtime, every call).
+  const headers: Record<string, string> = {};
+  headers[COST_QUOTA_HEADER] = String(quota);
+  headers[COST_HEADER] = formatCost(quota, settings.quotaPerUnit, settings.costCurrency);
+  return { quota, usd: quotaToUsd(quota, settings.quotaPerUnit), headers };
 }
 
 /** `usage.cost` (dollars) and `usage.cost_quota`, as JSON members. */

@@ -14,8 +14,8 @@ import type { LogsTable } from '../../db/schema.js';
 import type { CachedChannel } from '../../core/routing/channel-cache.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { callLogRow, useTimeSince, type CallIdentity } from './log-row.js';
-import { planOf, type Hold, type ReserveTarget } from '../../accounting/ledger.js';
-import { payerLogFields } from './payers.js';
+import type { Hold, ReserveTarget } from '../../accounting/ledger.js';
+import { NO_PAYER_FIELDS, payerLogFields } from './payers.js';
 import { billedToolCalls, toolQuota } from './tool-price.js';
 import { forRequest, requestOf, resolvePrice, scaledPrice, type ResolvedPrice } from './price.js';
 import type { RelayContext } from '../pipeline/services.js';
@@ -116,14 +116,13 @@ export function billCall(
   // Tools the provider ran (web search …) are priced per call on top (tool_price_setting.prices).
   const toolCalls = billedToolCalls(billedModel ?? c.model, c.usage.toolCalls);
   const tools = toolQuota(ctx.options, billedModel ?? c.model, toolCalls, price.groupRatio, settings.quotaPerUnit);
-  return {
-    ...bill,
-    quota: bill.quota + tools,
-    ...(tools > 0 ? { toolQuota: tools } : {}),
-    ...(toolCalls ? { toolCalls } : {}),
-    price,
-    billedModel,
-  };
+  // Set key by key (no spreads: each key after one is defined through the runtime, on every call).
+  const out: CallBill = { quota: bill.quota + tools, price, billedModel };
+  if (bill.tier !== undefined) out.tier = bill.tier;
+  if (bill.failed !== undefined) out.failed = bill.failed;
+  if (tools > 0) out.toolQuota = tools;
+  if (toolCalls) out.toolCalls = toolCalls;
+  return out;
 }
 
 /** What settlement charges for a bill (and its cost receipt shows): its quota, or the whole reservation when its price expression failed. */
@@ -145,14 +144,17 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
   if (charged < quota)
     recordShortfall(ctx.log, 'relay', { requestId: c.requestId, userId: c.auth.userId, quota, charged });
   const p = c.price.price;
+  // Built in one shape with named stores, no spreads: a spread in a literal defines every later key through the
+  // runtime (13 calls a settlement), and the keys keep the order the log's JSON always had.
+  const ratio = p.mode === 'ratio';
   const other: LogOther = {
-    model_ratio: p.mode === 'ratio' ? p.modelRatio : 0,
+    model_ratio: ratio ? p.modelRatio : 0,
     model_price: p.mode === 'price' ? p.modelPrice : -1,
-    completion_ratio: p.mode === 'ratio' ? p.completionRatio : 0,
-    cache_ratio: p.mode === 'ratio' ? p.cacheRatio : 0,
+    completion_ratio: ratio ? p.completionRatio : 0,
+    cache_ratio: ratio ? p.cacheRatio : 0,
     cache_tokens: c.usage.cachedTokens ?? 0,
     cache_creation_tokens: c.usage.cacheCreationTokens ?? 0,
-    cache_creation_ratio: p.mode === 'ratio' ? p.cacheCreationRatio : 0,
+    cache_creation_ratio: ratio ? p.cacheCreationRatio : 0,
     group_ratio: c.price.groupRatio,
     user_group_ratio: c.price.groupRatio,
     frt: c.firstByteMs,
@@ -164,24 +166,23 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
     billed_model: billedModel,
     tool_calls: bill.toolCalls,
     tool_quota: bill.toolQuota,
-    ...(p.mode === 'expr'
-      ? {
-          billing_mode: BILLING_MODE_EXPR,
-          expr_b64: Buffer.from(p.expr.text).toString('base64'),
-          matched_tier: bill.tier,
-          billing_expr_error: bill.failed,
-        }
-      : undefined),
-    billed_units: c.usage.units,
-    fallback_from: c.fallback?.from,
-    fallback_reason: c.fallback?.reason,
-    charge_shortfall: charged < quota ? quota - charged : undefined,
-    cache_hit: c.cacheHit || undefined,
-    ...payerLogFields(c.auth, c.target, charged, c.hold.amount),
-    admin_info: { use_channel: c.usedChannels, ...c.adminInfo },
-    input_content: c.content?.input,
-    output_content: c.content?.output,
   };
+  if (p.mode === 'expr') {
+    other.billing_mode = BILLING_MODE_EXPR;
+    other.expr_b64 = Buffer.from(p.expr.text).toString('base64');
+    other.matched_tier = bill.tier;
+    other.billing_expr_error = bill.failed;
+  }
+  other.billed_units = c.usage.units;
+  other.fallback_from = c.fallback?.from;
+  other.fallback_reason = c.fallback?.reason;
+  other.charge_shortfall = charged < quota ? quota - charged : undefined;
+  other.cache_hit = c.cacheHit || undefined;
+  const payer = payerLogFields(c.auth, c.target, charged, c.hold.amount);
+  if (payer !== NO_PAYER_FIELDS) Object.assign(other, payer);
+  other.admin_info = c.adminInfo ? { use_channel: c.usedChannels, ...c.adminInfo } : { use_channel: c.usedChannels };
+  other.input_content = c.content?.input;
+  other.output_content = c.content?.output;
   const log: Insertable<LogsTable> | undefined = settings.logConsume
     ? callLogRow(c, {
         created_at: Math.floor(Date.now() / 1000),
@@ -196,21 +197,9 @@ export async function settleCall(ctx: RelayContext, c: CallRecord, bill: CallBil
         other: JSON.stringify(other),
       })
     : undefined;
-  ctx.relay.writer.enqueue(
-    {
-      userId: c.auth.userId,
-      tokenId: c.auth.tokenId,
-      tokenLimited: c.target.tokenId !== undefined,
-      ...planOf(c.target),
-      channelId: c.channel.id,
-      quota: charged,
-      countsRequest: true,
-      log,
-      lease: c.hold,
-    },
-    c.callId,
-    log !== undefined,
-  );
+  const record = chargeRecord(c, c.channel.id, charged, log);
+  record.lease = c.hold;
+  ctx.relay.writer.enqueue(record, c.callId, log !== undefined);
   return charged;
 }
 
@@ -236,16 +225,30 @@ export function unsettledCallRecord(
         other: UNSETTLED_OTHER,
       })
     : undefined;
-  return {
+  return chargeRecord(c, 0, c.reserved, log);
+}
+
+/**
+ * A call's write record (its charge, a request counted, its log row), keys in the order they always had: set one by
+ * one rather than around a spread of the payer, which made the runtime define each later key.
+ */
+function chargeRecord(
+  c: { auth: TokenAuth; target: ReserveTarget },
+  channelId: number,
+  quota: number,
+  log: Insertable<LogsTable> | undefined,
+): WriteRecord {
+  const record: WriteRecord = {
     userId: c.auth.userId,
     tokenId: c.auth.tokenId,
     tokenLimited: c.target.tokenId !== undefined,
-    ...planOf(c.target),
-    channelId: 0,
-    quota: c.reserved,
-    countsRequest: true,
-    log,
-  };
+  } as WriteRecord;
+  if (c.target.planId) record.planId = c.target.planId;
+  record.channelId = channelId;
+  record.quota = quota;
+  record.countsRequest = true;
+  record.log = log;
+  return record;
 }
 
 const UNSETTLED_OTHER = JSON.stringify({ billed_at_reservation: true } satisfies LogOther);

@@ -16,12 +16,13 @@ type Details = { audio_tokens?: unknown; image_tokens?: unknown } | null | undef
 
 /** OpenAI (chat and Responses): prompt/input and completion/output details' audio_tokens and image_tokens. */
 export function openAITokenKinds(input: Details, output: Details): TokenKinds | undefined {
-  return kindsOf({
-    audioIn: count(input?.audio_tokens),
-    imageIn: count(input?.image_tokens),
-    audioOut: count(output?.audio_tokens),
-    imageOut: count(output?.image_tokens),
-  });
+  const audioIn = count(input?.audio_tokens);
+  const imageIn = count(input?.image_tokens);
+  const audioOut = count(output?.audio_tokens);
+  const imageOut = count(output?.image_tokens);
+  // Most answers report none: nothing built or scanned (every OpenAI usage read comes here).
+  if (!(audioIn || imageIn || audioOut || imageOut)) return undefined;
+  return kindsOf({ audioIn, imageIn, audioOut, imageOut });
 }
 
 /** Anthropic: the 1-hour part of the cache writes (usage.cache_creation.ephemeral_1h_input_tokens). */
