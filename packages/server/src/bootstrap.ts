@@ -27,6 +27,7 @@ import { AuditStore } from './modules/audit/store.js';
 import { TopUpExpiry } from './modules/topup/expiry.js';
 import { TopUpStore } from './modules/topup/store.js';
 import { LogsStore } from './modules/logs/store.js';
+import { mcpHealthOf } from './modules/mcp-servers/health.js';
 import { OptionsService } from './core/options/service.js';
 import { OptionsStore } from './core/options/store.js';
 import { SetupService } from './modules/setup/service.js';
@@ -147,6 +148,8 @@ export async function createRuntime(config: Config, log: Logger, opts: { db?: Db
   };
   const relay = await createRelayServices(base);
   const ctx: RelayContext = Object.assign(base, { relay });
+  // MCP servers' breakers hear other nodes' openings from the start, not only once this node serves MCP.
+  mcpHealthOf(ctx);
   // Other nodes' option changes arrive by periodic reload (SYNC_FREQUENCY seconds).
   const sync = setInterval(() => {
     Promise.all([options.load(), setup.load(), channelCache.reload()]).catch((err) =>

@@ -1,4 +1,4 @@
-import { idParam, mcpServerCreateBody, mcpServerUpdateBody, mcpServerView } from '@tollway/shared';
+import { idParam, MCP_HEADER_MASK, mcpServerCreateBody, mcpServerUpdateBody, mcpServerView } from '@tollway/shared';
 import { z } from 'zod';
 import type { AuditedCall, RouteAudit, Router } from '../../http/route.js';
 import { mcpHealthRoutes } from './routes-health.js';
@@ -17,8 +17,9 @@ function audited(action: string): RouteAudit {
       const body = (c.body ?? {}) as Record<string, unknown>;
       const headers = body.headers as Record<string, unknown> | undefined;
       const { oauth_client_secret: secret, ...rest } = headers ? { ...body, headers: Object.keys(headers) } : body;
-      // The OAuth client secret: only whether one was sent.
-      return secret === undefined ? rest : { ...rest, oauth_client_secret: secret ? 'changed' : 'removed' };
+      // The OAuth client secret: only what happened to it (the mask sent back keeps it).
+      if (secret === undefined || secret === MCP_HEADER_MASK) return rest;
+      return { ...rest, oauth_client_secret: secret ? 'changed' : 'removed' };
     },
   };
 }
