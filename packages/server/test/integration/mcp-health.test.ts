@@ -89,6 +89,16 @@ describe.each(dialects)('MCP server health (%s)', (dialect) => {
   };
   const calls = async (server: string, status: string) =>
     sampleValue(await scrape(), 'tollway_mcp_tool_calls_total', { server, status });
+  /** Usage log rows of flaky's echo (written ones: the writer drained first). */
+  const echoRows = async () => {
+    await drainWriter(g.t);
+    const rows = await g.t.database.db.kysely
+      .selectFrom('logs')
+      .select('id')
+      .where('model_name', '=', 'mcp:flaky/echo')
+      .execute();
+    return rows.length;
+  };
   const toolNames = async (client: McpClient) => (await client.listTools()).tools.map((t) => t.name);
   const failCall = (client: McpClient, name: string) => client.callTool({ name }).catch((e: unknown) => e);
 
@@ -127,25 +137,15 @@ describe.each(dialects)('MCP server health (%s)', (dialect) => {
     expect(await toolNames(client)).toContain('good__echo');
 
     const echoes = g.mock.calls.echo ?? 0;
-    await drainWriter(g.t);
-    const rowsBefore = await g.t.database.db.kysely
-      .selectFrom('logs')
-      .select('id')
-      .where('model_name', '=', 'mcp:flaky/echo')
-      .execute();
+    const rowsBefore = await echoRows();
     const refused = await failCall(client, 'flaky__echo');
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).code).toBe(RpcCode.InternalError);
     expect((refused as McpError).message).toContain('MCP server flaky is unavailable after repeated failures');
     expect(g.mock.calls.echo ?? 0).toBe(echoes);
     expect(await userQuota(g.t, g.user.userId!)).toBe(quota);
-    await drainWriter(g.t);
-    const rowsAfter = await g.t.database.db.kysely
-      .selectFrom('logs')
-      .select('id')
-      .where('model_name', '=', 'mcp:flaky/echo')
-      .execute();
-    expect(rowsAfter.length).toBe(rowsBefore.length);
+    const rowsAfter = await echoRows();
+    expect(rowsAfter).toBe(rowsBefore);
 
     const samples = await scrape();
     expect(sampleValue(samples, 'tollway_mcp_server_health_state', { server: 'flaky' })).toBe(2);
