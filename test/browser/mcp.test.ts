@@ -135,6 +135,9 @@ describe('MCP servers in the console (Chromium)', () => {
     await h.shot(page, 'mcp-03-tools-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
+    // The server answered: its breaker is closed, shown as healthy once the list is read again.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.getByTestId(`mcp-health-${serverId}`).textContent()).toBe('Healthy');
   });
 
   it('edits the server without retyping its header: the credential is kept', { timeout: STEP_TIMEOUT_MS }, async () => {
@@ -142,6 +145,8 @@ describe('MCP servers in the console (Chromium)', () => {
     const drawer = page.getByTestId('mcp-drawer');
     await expect.poll(() => page.getByTestId('mcp-header-name-0').inputValue()).toBe('Authorization');
     expect(await page.getByTestId('mcp-header-value-0').getAttribute('placeholder')).toBe('***');
+    // No OAuth client credentials yet: the secret box shows no stored value.
+    expect(await page.getByTestId('mcp-form-oauth_client_secret').getAttribute('placeholder')).toBe('');
     await page.getByTestId('mcp-form-rate_limit').fill('120');
     await clickWhenIdle(page.getByTestId('mcp-form-submit'));
     await drawer.waitFor({ state: 'hidden' });

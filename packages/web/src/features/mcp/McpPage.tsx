@@ -1,12 +1,20 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex } from 'antd';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListCard } from '../../components/ListCard';
 import { PageHeader } from '../../components/PageHeader';
 import { attempt } from '../../lib/attempt';
-import { deleteServer, fetchServers, MCP_SERVERS_KEY, updateServer, type McpServer } from './api';
+import {
+  deleteServer,
+  fetchHealth,
+  fetchServers,
+  MCP_HEALTH_KEY,
+  MCP_SERVERS_KEY,
+  updateServer,
+  type McpServer,
+} from './api';
 import { ConnectHint } from './components/ConnectHint';
 import { ServerDrawer } from './components/ServerDrawer';
 import { ServersTable } from './components/ServersTable';
@@ -22,7 +30,14 @@ export default function McpPage() {
   const [drawer, setDrawer] = useState<number | null | undefined>(undefined);
   const [toolsOf, setToolsOf] = useState<McpServer | undefined>(undefined);
   const servers = useQuery({ queryKey: MCP_SERVERS_KEY, queryFn: fetchServers });
-  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: MCP_SERVERS_KEY }), [queryClient]);
+  const health = useQuery({ queryKey: MCP_HEALTH_KEY, queryFn: fetchHealth });
+  const healthById = useMemo(() => new Map((health.data ?? []).map((h) => [h.id, h])), [health.data]);
+  const refresh = useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: MCP_SERVERS_KEY }),
+      queryClient.invalidateQueries({ queryKey: MCP_HEALTH_KEY }),
+    ]);
+  }, [queryClient]);
 
   const onToggle = (s: McpServer) =>
     attempt(async () => {
@@ -52,6 +67,7 @@ export default function McpPage() {
         </Flex>
         <ServersTable
           items={servers.data ?? []}
+          health={healthById}
           loading={servers.isFetching}
           onToggle={onToggle}
           onEdit={(s) => setDrawer(s.id)}

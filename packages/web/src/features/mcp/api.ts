@@ -1,4 +1,11 @@
-import type { McpServerBody, McpServerTool, McpServerView, McpUsageAnswer, McpUsageQuery } from '@tollway/shared';
+import type {
+  McpServerBody,
+  McpServerHealth,
+  McpServerTool,
+  McpServerView,
+  McpUsageAnswer,
+  McpUsageQuery,
+} from '@tollway/shared';
 import { apiDelete, apiGet, apiPost, apiPut } from '../../lib/api';
 
 /** A registered MCP server as the admin API answers it (header values masked). */
@@ -6,6 +13,7 @@ export type McpServer = McpServerView;
 
 export const MCP_SERVERS_KEY = ['mcp-servers'] as const;
 export const MCP_USAGE_KEY = ['mcp-usage'] as const;
+export const MCP_HEALTH_KEY = ['mcp-health'] as const;
 
 const BASE = '/api/mcp/servers';
 
@@ -14,6 +22,8 @@ export const fetchServer = (id: number) => apiGet<McpServer>(`${BASE}/${id}`);
 export const createServer = (body: McpServerBody) => apiPost<McpServer>(`${BASE}/`, body);
 export const updateServer = (id: number, body: McpServerBody) => apiPut<McpServer>(`${BASE}/${id}`, body);
 export const deleteServer = (id: number) => apiDelete(`${BASE}/${id}`);
+/** Every server's breaker on the answering node. */
+export const fetchHealth = () => apiGet<McpServerHealth[]>(`${BASE}/health`);
 /** The server's tools, read from the server now (it may be slow or unreachable: a refusal then). */
 export const fetchTools = (id: number) => apiGet<McpServerTool[]>(`${BASE}/${id}/tools`);
 

@@ -1,5 +1,6 @@
 import {
   MCP_HEADER_MASK,
+  MCP_OAUTH_CLIENT_AUTH,
   MCP_TRANSPORTS,
   mcpServerFields,
   type McpServerBody,
@@ -40,6 +41,13 @@ export const serverFormSchema = z
     rate_limit: z.number('mcp:validation.whole').int('mcp:validation.whole').min(0, 'mcp:validation.whole'),
     max_concurrent: z.number('mcp:validation.whole').int('mcp:validation.whole').min(0, 'mcp:validation.whole'),
     log_arguments: z.boolean(),
+    oauth_token_url: z.string().trim(),
+    oauth_client_id: z.string().trim(),
+    /** Typed only: a stored secret shows *** and is kept while this stays empty. */
+    oauth_client_secret: z.string(),
+    oauth_scope: z.string().trim(),
+    oauth_audience: z.string().trim(),
+    oauth_client_auth: z.enum(MCP_OAUTH_CLIENT_AUTH),
   })
   .superRefine((v, ctx) => {
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
@@ -47,7 +55,16 @@ export const serverFormSchema = z
     if (v.transport === 'stdio' ? !v.command : !v.url)
       issue([v.transport === 'stdio' ? 'command' : 'url'], 'mcp:validation.required');
     if (!passes('price', v.price)) issue(['price'], 'mcp:validation.whole');
-    for (const f of ['allow_tools', 'deny_tools', 'allow_groups'] as const)
+    for (const f of [
+      'allow_tools',
+      'deny_tools',
+      'allow_groups',
+      'oauth_token_url',
+      'oauth_client_id',
+      'oauth_client_secret',
+      'oauth_scope',
+      'oauth_audience',
+    ] as const)
       if (!passes(f, v[f])) issue([f], 'mcp:validation.tooLong');
     const changed = headersChanged(v);
     v.headers.forEach((h, i) => {
@@ -81,6 +98,12 @@ export function formDefaults(server?: McpServer): ServerForm {
     rate_limit: server?.rate_limit ?? 0,
     max_concurrent: server?.max_concurrent ?? 0,
     log_arguments: server?.log_arguments ?? false,
+    oauth_token_url: server?.oauth_token_url ?? '',
+    oauth_client_id: server?.oauth_client_id ?? '',
+    oauth_client_secret: '',
+    oauth_scope: server?.oauth_scope ?? '',
+    oauth_audience: server?.oauth_audience ?? '',
+    oauth_client_auth: server?.oauth_client_auth ?? 'client_secret_basic',
   };
 }
 
@@ -107,7 +130,14 @@ export function toBody(v: ServerForm): McpServerBody & { name: string; transport
     rate_limit: v.rate_limit,
     max_concurrent: v.max_concurrent,
     log_arguments: v.log_arguments,
+    oauth_token_url: v.oauth_token_url,
+    oauth_client_id: v.oauth_client_id,
+    oauth_scope: v.oauth_scope,
+    oauth_audience: v.oauth_audience,
+    oauth_client_auth: v.oauth_client_auth,
   };
+  // Left empty, the stored secret is kept (the API keeps it when the field is absent).
+  if (v.oauth_client_secret) body.oauth_client_secret = v.oauth_client_secret;
   if (headersChanged(v)) body.headers = Object.fromEntries(v.headers.map((h) => [h.name, h.value]));
   return body;
 }

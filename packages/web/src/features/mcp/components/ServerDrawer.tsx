@@ -13,6 +13,7 @@ import { useRecordEditor } from '../../../lib/useRecordEditor';
 import { createServer, fetchServer, updateServer } from '../api';
 import { formDefaults, NAME_MAX, serverFormSchema, toBody, type ServerForm } from '../schema';
 import { HeadersEditor } from './HeadersEditor';
+import { OAuthFields } from './OAuthFields';
 
 const resolver = () => zodResolver(serverFormSchema);
 
@@ -22,6 +23,23 @@ interface Props {
   onClose: () => void;
   onSaved: () => void;
 }
+
+/** The server's tool and group lists: form field, i18n key (field., hint.) and placeholder. */
+const LISTS = [
+  { name: 'allow_tools', text: 'allowTools', placeholder: 'search_*, read_file' },
+  { name: 'deny_tools', text: 'denyTools', placeholder: 'delete_*' },
+  { name: 'allow_groups', text: 'allowGroups', placeholder: 'default, vip' },
+] as const;
+/** The rules' switches and the price and limits: form field and i18n key. */
+const RULE_SWITCHES = [
+  { name: 'read_only', text: 'readOnly' },
+  { name: 'log_arguments', text: 'logArguments' },
+] as const;
+const COUNTS = [
+  { name: 'price', text: 'price' },
+  { name: 'rate_limit', text: 'rateLimit' },
+  { name: 'max_concurrent', text: 'maxConcurrent' },
+] as const;
 
 type Names<V> = { [K in keyof ServerForm]: ServerForm[K] extends V ? K : never }[keyof ServerForm];
 
@@ -175,52 +193,40 @@ export function ServerDrawer({ target, onClose, onSaved }: Props) {
         <SwitchField control={control} name="enabled" label={t('field.enabled')} extra={t('hint.enabled')} />
       </Row>
       <FormSection title={t('drawer.tools')} />
-      <ListField
-        control={control}
-        name="allow_tools"
-        label={t('field.allowTools')}
-        extra={t('hint.allowTools')}
-        placeholder="search_*, read_file"
-      />
-      <ListField
-        control={control}
-        name="deny_tools"
-        label={t('field.denyTools')}
-        extra={t('hint.denyTools')}
-        placeholder="delete_*"
-      />
-      <ListField
-        control={control}
-        name="allow_groups"
-        label={t('field.allowGroups')}
-        extra={t('hint.allowGroups')}
-        placeholder="default, vip"
-      />
-      <Row gutter={16}>
-        <SwitchField control={control} name="read_only" label={t('field.readOnly')} extra={t('hint.readOnly')} />
-        <SwitchField
+      {LISTS.map((l) => (
+        <ListField
+          key={l.name}
           control={control}
-          name="log_arguments"
-          label={t('field.logArguments')}
-          extra={t('hint.logArguments')}
+          name={l.name}
+          label={t(`field.${l.text}`)}
+          extra={t(`hint.${l.text}`)}
+          placeholder={l.placeholder}
         />
+      ))}
+      <Row gutter={16}>
+        {RULE_SWITCHES.map((r) => (
+          <SwitchField
+            key={r.name}
+            control={control}
+            name={r.name}
+            label={t(`field.${r.text}`)}
+            extra={t(`hint.${r.text}`)}
+          />
+        ))}
       </Row>
       <FormSection title={t('drawer.priceLimits')} />
       <Row gutter={16}>
-        <CountField
-          control={control}
-          name="price"
-          label={t('field.price')}
-          extra={t('hint.price', { value: fmt(price ?? 0) })}
-        />
-        <CountField control={control} name="rate_limit" label={t('field.rateLimit')} extra={t('hint.rateLimit')} />
-        <CountField
-          control={control}
-          name="max_concurrent"
-          label={t('field.maxConcurrent')}
-          extra={t('hint.maxConcurrent')}
-        />
+        {COUNTS.map((c) => (
+          <CountField
+            key={c.name}
+            control={control}
+            name={c.name}
+            label={t(`field.${c.text}`)}
+            extra={t(`hint.${c.text}`, { value: fmt(price ?? 0) })}
+          />
+        ))}
       </Row>
+      {stdio ? null : <OAuthFields control={control} storedSecret={Boolean(editor.record?.oauth_client_secret)} />}
     </RecordDrawer>
   );
 }

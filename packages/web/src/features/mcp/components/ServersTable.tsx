@@ -8,10 +8,14 @@ import { RecordActions } from '../../../components/RecordActions';
 import { TipButton } from '../../../components/TipButton';
 import { useQuotaFormat } from '../../../lib/self';
 import { useIsMobile } from '../../../lib/useIsMobile';
+import type { McpServerHealth } from '@tollway/shared';
 import type { McpServer } from '../api';
+import { HealthTag } from './HealthTag';
 
 interface Props {
   items: McpServer[];
+  /** Each server's breaker by id (absent until loaded). */
+  health: Map<number, McpServerHealth>;
   loading: boolean;
   onToggle: (s: McpServer) => Promise<void>;
   onEdit: (s: McpServer) => void;
@@ -23,7 +27,7 @@ interface Props {
 const endpointOf = (s: McpServer) => (s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : s.url);
 
 /** The registered servers: where each is reached, its price, limits and rules; cards on a phone. */
-export function ServersTable({ items, loading, onToggle, onEdit, onDelete, onTools }: Props) {
+export function ServersTable({ items, health, loading, onToggle, onEdit, onDelete, onTools }: Props) {
   const { t } = useTranslation('mcp');
   const quota = useQuotaFormat();
   const mobile = useIsMobile();
@@ -57,6 +61,12 @@ export function ServersTable({ items, loading, onToggle, onEdit, onDelete, onToo
       ),
     },
     {
+      title: t('col.health'),
+      key: 'health',
+      width: 110,
+      render: (_, s) => <HealthTag health={health.get(s.id)} enabled={s.enabled} />,
+    },
+    {
       title: t('col.price'),
       key: 'price',
       width: 110,
@@ -82,6 +92,7 @@ export function ServersTable({ items, loading, onToggle, onEdit, onDelete, onToo
           {s.read_only ? <Tag color="blue">{t('tag.readOnly')}</Tag> : null}
           {s.log_arguments ? <Tag color="orange">{t('tag.logArguments')}</Tag> : null}
           {s.allow_tools || s.deny_tools ? <Tag>{t('tag.toolLists')}</Tag> : null}
+          {s.oauth_token_url ? <Tag>{t('tag.oauth')}</Tag> : null}
           {s.allow_groups ? <Tag>{t('tag.groups', { groups: s.allow_groups })}</Tag> : null}
           {Object.keys(s.headers).length > 0 ? (
             <Tag>{t('tag.headers', { count: Object.keys(s.headers).length })}</Tag>
@@ -118,7 +129,7 @@ export function ServersTable({ items, loading, onToggle, onEdit, onDelete, onToo
       columns={cardColumns(columns, mobile)}
       dataSource={items}
       loading={loading}
-      {...cardLayout(mobile, 1190)}
+      {...cardLayout(mobile, 1300)}
       rowClassName={(s) => (s.enabled ? '' : 'tw-mcp-row-off')}
       onRow={(s) => ({ 'data-testid': `mcp-row-${s.id}` }) as HTMLAttributes<HTMLElement>}
       pagination={false}
