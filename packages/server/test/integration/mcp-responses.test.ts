@@ -302,6 +302,24 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
     expect((await logsSince(fromLog)).map((l) => l.model_name)).toEqual([MODEL, MODEL]);
   });
 
+  it('runs its rounds one after another under a concurrency limit of one call per token', async () => {
+    await setOption(true);
+    const limit = (value: string) => g.root.call('PUT', '/api/option/', { key: 'TokenConcurrencyLimit', value });
+    expect((await limit('1')).body.success).toBe(true);
+    try {
+      // A refused tool call needs no upstream: the second round follows the first at once.
+      const res = await client().responses.create({
+        model: MODEL,
+        input: 'Clean up',
+        tools: [mcpTool('alpha', { allowed_tools: ['echo'] })],
+        tool_choice: { type: 'mcp', server_label: 'alpha', name: 'delete_everything' },
+      });
+      expect(res.output.map((o) => o.type)).toEqual(['mcp_list_tools', 'mcp_call', 'message']);
+    } finally {
+      expect((await limit('0')).body.success).toBe(true);
+    }
+  });
+
   it("applies the token's own tool lists as /mcp does; a tool's error result is an mcp_tool_execution_error", async () => {
     await setOption(true);
     const put = (body: object) => g.user.call('PUT', '/api/token/', { id: g.tokenId, ...body });

@@ -27,10 +27,14 @@ export class RoundResponse extends ServerResponse {
   /** Resolves once the relay ended the response (or it was abandoned). */
   readonly answered: Promise<RoundAnswer>;
   private settle!: (a: RoundAnswer) => void;
+  /** Resolves once 'close' was emitted (the round's place under the concurrency limits is given back by then). */
+  readonly released: Promise<void>;
+  private closedNow!: () => void;
 
   constructor(req: IncomingMessage) {
     super(req);
     this.answered = new Promise((resolve) => (this.settle = resolve));
+    this.released = new Promise((resolve) => (this.closedNow = resolve));
     this.assignSocket(nullSocket() as unknown as Parameters<ServerResponse['assignSocket']>[0]);
     this.once('finish', () => {
       this.settle({ status: this.statusCode, body: Buffer.concat(this.chunks) });
@@ -62,7 +66,10 @@ export class RoundResponse extends ServerResponse {
   private closeOnce(): void {
     if (this.ended) return;
     this.ended = true;
-    setImmediate(() => this.emit('close'));
+    setImmediate(() => {
+      this.emit('close');
+      this.closedNow();
+    });
   }
 
   /**

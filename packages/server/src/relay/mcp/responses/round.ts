@@ -70,6 +70,7 @@ export async function modelRound(
   } finally {
     signal.removeEventListener('abort', abandon);
     res.abandon();
+    await res.released;
   }
 }
 
