@@ -150,6 +150,26 @@ describe.each(dialects)('MCP upstream OAuth (%s)', (dialect) => {
     expect(new Set(g.mock.bearers.filter((b) => b.startsWith('tok-tollway')))).toEqual(new Set([token]));
   });
 
+  it('shares one token request among sessions connecting at once', async () => {
+    const res = await g.root.call('POST', '/api/mcp/servers/', {
+      name: 'burst',
+      transport: 'http',
+      url: g.mock.mcpUrl,
+      oauth_token_url: g.mock.tokenUrl,
+      oauth_client_id: 'burst',
+      oauth_client_secret: SECRET,
+    });
+    expect(res.body.success, res.body.message).toBe(true);
+    g.mock.clients.set('burst', { secret: SECRET, expiresIn: 3600 });
+    const clients = await Promise.all([1, 2, 3, 4].map(() => connect('/mcp/burst')));
+    const answers = await Promise.all(clients.map((c) => c.callTool({ name: 'whoami' })));
+    expect(answers.map(textOf)).toEqual(['authorized', 'authorized', 'authorized', 'authorized']);
+    expect(requestsOf('burst')).toHaveLength(1);
+    expect((await g.root.call('DELETE', `/api/mcp/servers/${(res.body.data as { id: number }).id}`)).body.success).toBe(
+      true,
+    );
+  });
+
   it('fetches a new token once when the server answers 401, and the call goes through', async () => {
     const client = await connect('/mcp/secured');
     const [first] = g.mock.issued('tollway');
