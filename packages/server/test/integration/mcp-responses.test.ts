@@ -45,7 +45,11 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
     async (gw) => {
       const options: [string, string][] = [
         ['fetch_setting.allow_private_ip', 'true'],
-        ['fetch_setting.allowed_ports', JSON.stringify([String(gw.mock.mcp.port)])],
+        // The vendor's port too: a registered "MCP server" there answers 404 to everything (a server that is down).
+        [
+          'fetch_setting.allowed_ports',
+          JSON.stringify([gw.mock.mcp.url, gw.mock.vendor.url].map((u) => new URL(u).port)),
+        ],
         ['ModelPrice', JSON.stringify({ [MODEL]: MODEL_PRICE_USD })],
       ];
       for (const [key, value] of options)
@@ -55,6 +59,7 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
         { name: 'paid', allow_tools: 'echo', price: TOOL_PRICE },
         { name: 'alpha', deny_tools: 'delete_*' },
         { name: 'vip', allow_groups: 'vip' },
+        { name: 'down', url: `${gw.mock.vendor.url}/mcp` },
       ];
       for (const s of servers) {
         const res = await gw.root.call('POST', '/api/mcp/servers/', { transport: 'http', url: gw.mock.mcp.url, ...s });
@@ -347,6 +352,22 @@ describe.each(dialects)('Responses API remote MCP tools (%s)', (dialect) => {
     } finally {
       expect((await put({ mcp_deny_tools: '' })).body.success).toBe(true);
     }
+  });
+
+  it('answers without the tools of a server that cannot be listed, its mcp_list_tools item saying so', async () => {
+    await setOption(true);
+    const res = await client().responses.create({
+      model: MODEL,
+      input: 'hi',
+      tools: [mcpTool('down'), mcpTool('paid', { allowed_tools: [] })],
+    });
+    const output = res.output as unknown as Item[];
+    expect(output.map((o) => [o.type, o.server_label, o.error])).toEqual([
+      ['mcp_list_tools', 'down', 'MCP server down cannot be reached'],
+      ['mcp_list_tools', 'paid', null],
+      ['message', undefined, undefined],
+    ]);
+    expect(res.output_text).toBe('Hello from openai');
   });
 
   it('refuses, in the Responses error shape and before any model round: unknown or refused servers, foreign urls, approvals', async () => {

@@ -5,6 +5,7 @@ import { mcpServersOf, type OpenedMcpServer } from '../../../modules/mcp-servers
 import type { Identified } from '../../entry/authenticate.js';
 import type { RelayContext } from '../../pipeline/services.js';
 import { ToolCatalog } from '../catalog.js';
+import { upstreamAdmitted, upstreamNoVerdict, upstreamOutcome } from '../health.js';
 import { exposedName, serverPermitted } from '../permissions.js';
 import { usableTools, type ToolCallSession } from '../tool-call.js';
 import { connectUpstream } from '../upstream.js';
@@ -79,6 +80,29 @@ function requestSession(ctx: RelayContext, who: Identified & { ip: string }, cli
 }
 
 /**
+ * The tools the caller may use on `server`, read as /mcp reads its lists: not asked while the server's breaker is
+ * open, and the outcome told to the breaker. A server that cannot be listed gives the error its item says.
+ */
+async function listedTools(
+  ctx: RelayContext,
+  session: ToolCallSession,
+  server: OpenedMcpServer,
+): Promise<Tool[] | string> {
+  if (!upstreamAdmitted(ctx, server)) return `MCP server ${server.name} is unavailable after repeated failures`;
+  try {
+    const tools = await usableTools(ctx, session, server);
+    upstreamOutcome(ctx, server);
+    return tools;
+  } catch (err) {
+    upstreamOutcome(ctx, server, err);
+    ctx.log.warn({ err, mcpServer: server.name }, 'MCP upstream list failed (Responses mcp tool)');
+    return `MCP server ${server.name} cannot be reached`;
+  } finally {
+    upstreamNoVerdict(ctx, server);
+  }
+}
+
+/**
  * Resolves each `mcp` tool to a registered server the caller may use (an unknown or refused label, or a
  * server_url that is not the server's own, is a 400: nothing is fetched from a caller's URL), then lists each
  * server's tools the caller may use (the MCP gateway's own rules: server, token, organization and group lists,
@@ -121,27 +145,27 @@ export async function openToolset(
       error: null,
     };
     set.lists.push(item);
-    try {
-      for (const t of askedTools(spec, await usableTools(ctx, session, server))) {
-        const name = functionName(spec.label, t.name);
-        set.offered.set(name, { server, label: spec.label, name: t.name });
-        item.tools.push({
-          name: t.name,
-          description: t.description ?? null,
-          input_schema: t.inputSchema,
-          ...(t.annotations ? { annotations: t.annotations } : {}),
-        });
-        set.functions.push({
-          type: 'function',
-          name,
-          ...(t.description ? { description: t.description } : {}),
-          parameters: t.inputSchema,
-          strict: false,
-        });
-      }
-    } catch (err) {
-      ctx.log.warn({ err, mcpServer: server.name }, 'MCP upstream list failed (Responses mcp tool)');
-      item.error = `MCP server ${server.name} cannot be reached`;
+    const tools = await listedTools(ctx, session, server);
+    if (typeof tools === 'string') {
+      item.error = tools;
+      continue;
+    }
+    for (const t of askedTools(spec, tools)) {
+      const name = functionName(spec.label, t.name);
+      set.offered.set(name, { server, label: spec.label, name: t.name });
+      item.tools.push({
+        name: t.name,
+        description: t.description ?? null,
+        input_schema: t.inputSchema,
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      });
+      set.functions.push({
+        type: 'function',
+        name,
+        ...(t.description ? { description: t.description } : {}),
+        parameters: t.inputSchema,
+        strict: false,
+      });
     }
   }
   return set;
