@@ -1,6 +1,6 @@
 import { BoundedMap } from '../../lib/bounded-map.js';
 import type { PeriodSeed } from './log-seeds.js';
-import type { PeriodCounter, PeriodStore, PeriodTake, PeriodUse } from './types.js';
+import type { CounterRef, PeriodCounter, PeriodStore, PeriodTake, PeriodUse } from './types.js';
 import { inWindow, slotLeavesAt, WINDOW_SLOTS } from './periods.js';
 
 /**
@@ -67,7 +67,7 @@ export class MemoryPeriodStore implements PeriodStore {
       );
   }
 
-  adjust(counters: PeriodCounter[], delta: number, now: number): void {
+  adjust(counters: readonly CounterRef[], delta: number, now: number): void {
     for (const c of counters) {
       const e = this.counts.get(c.key, now);
       if (!e) continue;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { PeriodCounter, PeriodStore, PeriodTake } from './types.js';
+import type { CounterRef, PeriodCounter, PeriodStore, PeriodTake } from './types.js';
 import { slotLeavesAt, WINDOW_SLOTS } from './periods.js';
 
 /** A Lua script run by its digest, sent whole only when Redis does not know it yet. */
@@ -105,7 +105,7 @@ export class RedisPeriodStore implements PeriodStore {
     private readonly prefix: string,
   ) {}
 
-  private key(c: PeriodCounter): string {
+  private key(c: Pick<PeriodCounter, 'key'>): string {
     return `${this.prefix}pl:${c.key}`;
   }
 
@@ -126,7 +126,7 @@ export class RedisPeriodStore implements PeriodStore {
     await this.redis.set(this.key(c), value, 'PX', ttlOf(c, now), 'NX');
   }
 
-  async adjust(counters: PeriodCounter[], delta: number): Promise<void> {
+  async adjust(counters: readonly CounterRef[], delta: number): Promise<void> {
     if (!counters.length || delta === 0) return;
     await ADJUST(this.redis, counters.map(this.key, this), [delta, ...counters.map((c) => c.slot)]);
   }

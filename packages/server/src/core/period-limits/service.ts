@@ -8,7 +8,7 @@ import { MemoryPeriodStore } from './memory-store.js';
 import { slotLeavesAt } from './periods.js';
 import { RedisPeriodStore } from './redis-store.js';
 import { budgetCounter, budgetCounters, type BudgetRule } from './budget-counters.js';
-import type { PeriodCounter, PeriodLimits, PeriodStore, PeriodTake, PeriodUse } from './types.js';
+import type { CounterRef, PeriodCounter, PeriodLimits, PeriodStore, PeriodTake, PeriodUse } from './types.js';
 
 /** A take refused: the counter with the least room and its count. */
 export interface PeriodRefused {
@@ -111,6 +111,23 @@ export class PeriodLimitsService {
     if (delta === 0) return;
     const counters = quotaAndBudgetCounters(p, at);
     if (counters.length) await this.store.adjust(counters, delta, this.now());
+  }
+
+  /**
+   * The counters a charge at `at` was counted in (quota limits and budgets), as a deferred refund keeps them (a task
+   * charged now and refunded when it fails, maybe days later): each counter's key and slot.
+   */
+  chargedCounters(p: PeriodLimits | undefined, at: number | undefined): CounterRef[] {
+    if (!p || at === undefined) return [];
+    return quotaAndBudgetCounters(p, at).map((c) => ({ key: c.key, slot: c.slot }));
+  }
+
+  /**
+   * Gives `amount` back to the counters of an earlier charge (a refund): each goes down by it, never below 0; a
+   * counter whose period has ended is gone and stays so.
+   */
+  async giveBack(counters: readonly CounterRef[], amount: number): Promise<void> {
+    if (counters.length && amount > 0) await this.store.adjust(counters, -amount, this.now());
   }
 
   /** What each budget of an organization (its wallet account `walletUserId`) has used in its current period. */

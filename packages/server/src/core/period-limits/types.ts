@@ -55,6 +55,9 @@ export interface PeriodCounter {
   periodStart?: number;
 }
 
+/** What moving a counter needs of it: its key and (rolling window) its slot. */
+export type CounterRef = Pick<PeriodCounter, 'key' | 'slot'>;
+
 /** A counter's count now; for the rolling window also its oldest slot with an amount (-1: none). */
 export interface PeriodUse {
   used: number;
@@ -79,5 +82,5 @@ export interface PeriodStore {
    */
   take(counters: PeriodCounter[], amount: number, minimum: number, now: number): Promise<PeriodTake> | PeriodTake;
   /** Moves the counters of an earlier take by `delta`, never below 0 (a counter gone is left so). */
-  adjust(counters: PeriodCounter[], delta: number, now: number): Promise<void> | void;
+  adjust(counters: readonly CounterRef[], delta: number, now: number): Promise<void> | void;
 }

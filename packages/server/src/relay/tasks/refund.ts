@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { LogType, type LogEvent, type LogOther, type TaskFailReason } from '@tollway/shared';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../db/schema.js';
-import { planOf } from '../../accounting/ledger.js';
+import { planOf, type Hold, type ReserveTarget } from '../../accounting/ledger.js';
+import { periodLimitsOf } from '../../core/period-limits/service.js';
+import type { PeriodTarget } from '../limits/period-ledger.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { observeTaskQuota } from '../../observability/relay-observer.js';
@@ -58,6 +60,40 @@ async function refundTask(ctx: RelayContext, row: TaskRow, reason: string): Prom
   await ctx.relay.writer.begin(refundId, { ...record, lease: undefined });
   ctx.relay.writer.enqueue(record, refundId);
   observeTaskQuota('refunded', row.quota);
+  await giveBackToCounters(ctx, row);
+}
+
+/** Where a task's charge was counted, kept with the task for its refund: each period or budget counter's key, slot. */
+const COUNTERS_KEY = 'period_counters';
+
+/** The task's private data entry naming the counters its charge moved (none: no entry). */
+export function chargedCounters(
+  ctx: RelayContext,
+  target: ReserveTarget,
+  hold: Hold,
+): { [COUNTERS_KEY]?: [string, number][] } {
+  const counters = periodLimitsOf(ctx).chargedCounters((target as PeriodTarget).periods, hold.periodAt);
+  return counters.length ? { [COUNTERS_KEY]: counters.map((c) => [c.key, c.slot]) } : {};
+}
+
+/**
+ * The refund's share of the period limits and budgets the charge counted in: given back, so a failed task does not
+ * use up a day's limit or a team's budget. (A refund sent again after a crash gives nothing back: counters are
+ * conservative, never lower than what was spent.)
+ */
+async function giveBackToCounters(ctx: RelayContext, row: TaskRow): Promise<void> {
+  const kept = row.privateData[COUNTERS_KEY];
+  if (!Array.isArray(kept)) return;
+  const counters = kept.flatMap((c: unknown) =>
+    Array.isArray(c) && typeof c[0] === 'string' && Number.isSafeInteger(c[1])
+      ? [{ key: c[0], slot: c[1] as number }]
+      : [],
+  );
+  await periodLimitsOf(ctx)
+    .giveBack(counters, row.quota)
+    .catch((err: unknown) =>
+      ctx.log.warn({ err, task: row.taskId }, 'task refund: the period counters kept their count'),
+    );
 }
 
 /**

@@ -15,7 +15,7 @@ import type { RelayContext } from '../pipeline/services.js';
 import { observeTaskQuota } from '../../observability/relay-observer.js';
 import { newRequestId } from '../billing/settle.js';
 import { servedGroup } from '../pipeline/auto-group.js';
-import { applyTaskState } from './refund.js';
+import { applyTaskState, chargedCounters } from './refund.js';
 import { acceptTask, deletePendingTask, insertPendingTask, taskById, type TaskRow } from './store.js';
 import {
   TaskStatus,
@@ -337,7 +337,12 @@ async function chargeTask(
     status: result.status ?? TaskStatus.Submitted,
     channelId: ch.id,
     properties: { ...s.properties, ...result.properties },
-    privateData: { ...result.privateData, ...t.privateData, key_index: keyIndex },
+    privateData: {
+      ...result.privateData,
+      ...t.privateData,
+      key_index: keyIndex,
+      ...chargedCounters(ctx, target, hold),
+    },
     mj: { code: result.code ?? 1, description: result.description ?? '' },
   };
   // Only a row the poller already ended (after a very long submission) refuses it; its failure refunds the charge.
