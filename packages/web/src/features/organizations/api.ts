@@ -87,16 +87,24 @@ export const updateBudget = (id: number, budgetId: number, body: BudgetInput) =>
   apiPut<Budget>(`${base(id)}/budgets/${budgetId}`, body);
 export const deleteBudget = (id: number, budgetId: number) => apiDelete(`${base(id)}/budgets/${budgetId}`);
 
-export type { OrgLogRow };
-export const fetchOrgLogs = (id: number, page: number, pageSize: number) =>
-  apiGetPage<OrgLogRow>(`${base(id)}/logs?p=${page}&page_size=${pageSize}`, page);
+/** What the spend and logs pages narrow the calls by (each left out: every value). */
+export type SpendFilter = Pick<SpendQuery, 'team_id' | 'member_id' | 'token_id' | 'model_name' | 'tag'>;
 
-/** The query string of a spend report and its export (the same filters). */
-export function spendParams(q: SpendQuery): string {
+/** The query string of a spend report, its export or a logs page (the same filters); empty values are left out. */
+export function spendParams(q: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== '') params.set(k, String(v));
   return params.toString();
 }
+
+export type { OrgLogRow };
+/** GET /api/org/:id/logs: one page, newest first, narrowed by the filters and a range (0: unbounded). */
+export const fetchOrgLogs = (
+  id: number,
+  page: number,
+  pageSize: number,
+  filter: SpendFilter & { start_timestamp?: number; end_timestamp?: number } = {},
+) => apiGetPage<OrgLogRow>(`${base(id)}/logs?${spendParams({ p: page, page_size: pageSize, ...filter })}`, page);
 export const fetchSpend = (id: number, q: SpendQuery) => apiGet<SpendReport>(`${base(id)}/spend?${spendParams(q)}`);
 export const spendExportUrl = (id: number, q: SpendQuery) => `${base(id)}/spend/export?${spendParams(q)}`;
 

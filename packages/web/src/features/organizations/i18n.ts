@@ -213,6 +213,14 @@ export default {
       empty: '该时间范围内没有花费',
       ownOnly: '你只能看到自己的花费',
     },
+    filters: {
+      team: '团队',
+      noTeam: '（无团队）',
+      member: '成员',
+      token: '令牌',
+      model: '模型名称',
+      tag: '标签',
+    },
     logs: {
       subtitle: '组织令牌的调用记录',
       time: '时间',
@@ -445,6 +453,14 @@ export default {
       total: 'Total',
       empty: 'No spend in this range',
       ownOnly: 'You see only your own spend',
+    },
+    filters: {
+      team: 'Team',
+      noTeam: '(no team)',
+      member: 'Member',
+      token: 'Token',
+      model: 'Model name',
+      tag: 'Tag',
     },
     logs: {
       subtitle: 'Calls made with the organization’s tokens',

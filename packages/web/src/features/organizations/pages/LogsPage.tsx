@@ -1,6 +1,8 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Table, Tag, type TableColumnsType } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListCard } from '../../../components/ListCard';
 import { PageHeader } from '../../../components/PageHeader';
@@ -9,19 +11,29 @@ import { formatTime } from '../../../lib/format-time';
 import { usePaging } from '../../../lib/paging';
 import { useQuotaFormat } from '../../../lib/self';
 import { useIsMobile } from '../../../lib/useIsMobile';
-import { fetchOrgLogs, orgKey, type OrgLogRow } from '../api';
+import { fetchOrgLogs, orgKey, type OrgLogRow, type SpendFilter } from '../api';
+import { SpendFilters } from '../components/SpendFilters';
 import { useOrgView } from '../context';
 
-/** /app/org/:id/logs: the organization's consume logs, paged (a member: their own calls). */
+/**
+ * /app/org/:id/logs: the organization's consume logs, paged (a member: their own calls), narrowed by a range and the
+ * spend page's filters.
+ */
 export default function LogsPage() {
   const { t } = useTranslation('organizations');
   const { org, can } = useOrgView();
   const fmt = useQuotaFormat();
   const mobile = useIsMobile();
-  const { page, pageSize, pagination } = usePaging('org-logs-page-size', (r) => t('logs.pageInfo', r));
+  const { page, pageSize, setPage, pagination } = usePaging('org-logs-page-size', (r) => t('logs.pageInfo', r));
+  const [filter, setFilter] = useState<SpendFilter>({});
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const query = {
+    ...filter,
+    ...(range ? { start_timestamp: range[0].unix(), end_timestamp: range[1].unix() } : {}),
+  };
   const list = useQuery({
-    queryKey: orgKey(org.id, 'logs', page, pageSize),
-    queryFn: () => fetchOrgLogs(org.id, page, pageSize),
+    queryKey: orgKey(org.id, 'logs', page, pageSize, query),
+    queryFn: () => fetchOrgLogs(org.id, page, pageSize, query),
     placeholderData: keepPreviousData,
   });
 
@@ -70,6 +82,24 @@ export default function LogsPage() {
         }
       />
       <ListCard>
+        <div className="tw-org-toolbar" data-testid="org-logs-filters">
+          <DatePicker.RangePicker
+            value={range}
+            aria-label={t('spend.range')}
+            onChange={(v) => {
+              setRange(v && v[0] && v[1] ? [v[0].startOf('day'), v[1].endOf('day')] : null);
+              setPage(1);
+            }}
+            data-testid="org-logs-range"
+          />
+          <SpendFilters
+            value={filter}
+            onChange={(next) => {
+              setFilter(next);
+              setPage(1);
+            }}
+          />
+        </div>
         <Table<OrgLogRow>
           rowKey="id"
           size="middle"

@@ -9,14 +9,18 @@ import { PageHeader } from '../../../components/PageHeader';
 import { cardColumns, cardLayout } from '../../../components/cardTable';
 import { useQuotaFormat } from '../../../lib/self';
 import { useIsMobile } from '../../../lib/useIsMobile';
-import { downloadSpendCsv, fetchSpend, orgKey, spendExportUrl } from '../api';
+import { downloadSpendCsv, fetchSpend, orgKey, spendExportUrl, type SpendFilter } from '../api';
 import { SpendChart } from '../components/SpendChart';
+import { SpendFilters } from '../components/SpendFilters';
 import { useOrgView } from '../context';
 
 const DEFAULT_DAYS = 7;
 type Range = [Dayjs, Dayjs];
 
-/** /app/org/:id/spend: a range and a breakdown; a chart and a table of the rows; the same query as a CSV download. */
+/**
+ * /app/org/:id/spend: a range, filters (team, member, token, model, tag) and a breakdown; a chart and a table of the
+ * rows; the same query as a CSV download.
+ */
 export default function SpendPage() {
   const { t } = useTranslation('organizations');
   const { org, can } = useOrgView();
@@ -32,7 +36,14 @@ export default function SpendPage() {
   const [groupBy, setGroupBy] = useState<SpendDimension>('member');
   const [kind, setKind] = useState<'bar' | 'line'>('bar');
   const [exporting, setExporting] = useState(false);
-  const query: SpendQuery = { start_timestamp: range[0].unix(), end_timestamp: range[1].unix(), group_by: groupBy };
+  const [filter, setFilter] = useState<SpendFilter>({});
+  // The chart, the table and the export read this one query.
+  const query: SpendQuery = {
+    start_timestamp: range[0].unix(),
+    end_timestamp: range[1].unix(),
+    group_by: groupBy,
+    ...filter,
+  };
   const report = useQuery({
     queryKey: orgKey(org.id, 'spend', query),
     queryFn: () => fetchSpend(org.id, query),
@@ -122,6 +133,9 @@ export default function SpendPage() {
             ]}
             data-testid="spend-kind"
           />
+        </div>
+        <div className="tw-org-toolbar" data-testid="spend-filters">
+          <SpendFilters value={filter} onChange={setFilter} />
         </div>
         {rows.length ? (
           <SpendChart rows={rows} kind={kind} value={fmt} />
