@@ -33,6 +33,7 @@ const ADMIN_PAGES = [
   '/admin/mcp',
   '/admin/messages',
   '/admin/users',
+  '/admin/organizations',
   '/admin/settings',
 ];
 /** The root's own page, and the sidebar with the audit entry. */

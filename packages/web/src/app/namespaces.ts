@@ -28,6 +28,7 @@ export const FEATURE_NAMESPACES: Record<string, NamespaceLoader> = {
   passkey: () => import('../components/passkey/i18n'),
   audit: () => import('../features/audit/i18n'),
   organizations: () => import('../features/organizations/i18n'),
+  orgAdmin: () => import('../features/organizations/admin/i18n'),
   customOAuth: () => import('../components/custom-oauth/i18n'),
   mcp: () => import('../features/mcp/i18n'),
 };

@@ -45,6 +45,7 @@ const WalletPage = lazyPage(
 const DashboardPage = lazyPage(() => import('../features/dashboard/DashboardPage'), 'dashboard');
 const OrgPages = lazyPage(() => import('../features/organizations/OrgPages'), 'organizations');
 const OrgInvitePage = lazyPage(() => import('../features/organizations/InvitePage'), 'organizations');
+const OrgAdminPage = lazyPage(() => import('../features/organizations/admin/OrgAdminPage'), 'orgAdmin');
 const McpPage = lazyPage(() => import('../features/mcp/McpPage'), 'mcp');
 const AuditPage = lazyPage(() => import('../features/audit/AuditPage'), 'audit');
 // The documentation is in English only (as its Markdown): no texts to load.
@@ -99,6 +100,7 @@ export const routes: RouteObject[] = [
               { path: '/channel/add', element: <ChannelsPage /> },
               { path: '/admin/coupons', element: <RedemptionsPage /> },
               { path: '/admin/mcp', element: <McpPage /> },
+              { path: '/admin/organizations', element: <OrgAdminPage /> },
               { path: '/admin/subscriptions', element: <SubscriptionsPage /> },
               { path: '/admin/users', element: <UsersPage /> },
               { path: '/user/edit/:id', element: <UsersPage /> },

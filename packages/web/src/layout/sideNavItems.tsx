@@ -98,6 +98,7 @@ export function sidebarItems(
         { key: '/admin/subscriptions', icon: <CrownOutlined />, label: t('side.subscriptions') },
         { key: '/admin/messages', icon: <MessageOutlined />, label: t('side.messages') },
         { key: '/admin/users', icon: <TeamOutlined />, label: t('side.users') },
+        { key: '/admin/organizations', icon: <ApartmentOutlined />, label: t('side.organizations') },
         { key: '/admin/settings', icon: <SettingOutlined />, label: t('side.settings') },
         // Root only: the administrators' audit log.
         ...(isRoot(role) ? [{ key: '/admin/audit', icon: <AuditOutlined />, label: t('side.audit') }] : []),
