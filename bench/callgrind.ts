@@ -2,7 +2,9 @@
 // a busy machine, where wall-clock figures are not). Tollway starts under callgrind with collection off, takes a
 // warm-up, then exactly `calls` calls with collection on; the total over the calls is printed and the profile kept
 // for callgrind_annotate. Not part of `npm run bench`.
-// `node --import tsx bench/callgrind.ts [calls] [openai|openai-stream|anthropic|anthropic-stream] [sqlite|cluster]`
+// `node --import tsx bench/callgrind.ts [calls] [openai|openai-stream|anthropic|anthropic-stream] [sqlite|cluster|floor]`
+// `floor` counts the bare Node.js proxy (bench/node-floor-proxy.mjs: node:http in, undici out) on the same calls
+// instead of Tollway: Tollway's count less the floor's is its own work per call.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -86,6 +88,7 @@ let batches = 0;
 /** Runs Tollway under callgrind for the warm-up and the counted calls; stops everything it started. */
 async function countCalls(): Promise<void> {
   const { url, proc: mock } = await startMock();
+  if (where === 'floor') return countFloor(url, mock);
   const cluster = where === 'cluster' ? await clusterEnv() : undefined;
   let proc: Proc | undefined;
   try {
@@ -111,6 +114,9 @@ async function countCalls(): Promise<void> {
       '--separate-threads=yes',
       `--callgrind-out-file=${out}`,
       process.execPath,
+      // CALLGRIND_NODE_ARGS: e.g. `--perf-basic-prof --no-turbo-inlining`, whose /tmp/perf-<pid>.map names the JIT
+      // code callgrind shows as bare addresses (bench/callgrind-names.py).
+      ...(process.env.CALLGRIND_NODE_ARGS ?? '').split(' ').filter(Boolean),
       bundle,
     ];
     proc = await start('valgrind', valgrind, { ...env, PORT: String(port) }, /tollway started/, START_TIMEOUT_MS);
@@ -139,19 +145,76 @@ async function countCalls(): Promise<void> {
   }
 }
 
+/** The bare proxy under callgrind, counted the same way (no database: no writer batches). */
+async function countFloor(url: string, mock: Proc): Promise<void> {
+  let proc: Proc | undefined;
+  try {
+    const port = await freePort();
+    proc = await start(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        '--separate-threads=yes',
+        `--callgrind-out-file=${out}`,
+        process.execPath,
+        path.join(import.meta.dirname, 'node-floor-proxy.mjs'),
+      ],
+      { PORT: String(port), UPSTREAM_URL: url },
+      /floor proxy listening/,
+      START_TIMEOUT_MS,
+    );
+    const target: Target = {
+      name: 'floor',
+      url: `http://127.0.0.1:${port}`,
+      path: '/v1/chat/completions',
+      headers: { authorization: 'Bearer bench-key' },
+    };
+    const body = mode.endsWith('-stream') ? streamBody : chatBody;
+    await load(target, body, WARMUP_CALLS);
+    const pid = String(proc.child.pid);
+    execFileSync('callgrind_control', ['-i', 'on', pid]);
+    await load(target, body, calls);
+    execFileSync('callgrind_control', ['-d', pid]);
+    execFileSync('callgrind_control', ['-i', 'off', pid]);
+  } finally {
+    await proc?.stop();
+    await mock.stop();
+  }
+}
+
 await countCalls();
 // The dump taken after the counted calls (`<out>.1-<thread>`); the one written at exit holds nothing of them.
 const dumps = fs.readdirSync(path.dirname(out)).filter((f) => f.startsWith(`${path.basename(out)}.1-`));
 let total = 0;
 let main = 0;
+let timers = 0;
 for (const f of dumps) {
   const m = /^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(path.dirname(out), f), 'utf8'));
   total += Number(m?.[1] ?? 0);
   // The first thread is the main one (the event loop).
-  if (f.endsWith('.1-01')) main += Number(m?.[1] ?? 0);
+  if (f.endsWith('.1-01')) {
+    main += Number(m?.[1] ?? 0);
+    timers += timersPhase(path.join(path.dirname(out), f));
+  }
 }
+/**
+ * Instructions in the event loop's timers phase (uv__run_timers, inclusive): where the writer applies its batches.
+ * How many calls share a batch follows wall-clock time (the load on the machine), so the count outside the timers is
+ * the figure to compare between runs.
+ */
+function timersPhase(dump: string): number {
+  const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', dump], {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  const line = text.split('\n').find((l) => l.includes(':uv__run_timers '));
+  return Number(line?.trim().split(' ')[0]?.replaceAll(',', '') ?? 0);
+}
+
 const per = (n: number) => Math.round(n / calls).toLocaleString('en');
 console.log(
   `${mode} on ${where}${rev ? ` at ${rev}` : ''}: ${calls} calls; instructions per call ${per(main)} on the main thread, ${per(total)} in all threads; ` +
-    `about ${batches} writer batches in the window (${batches ? Math.round(calls / batches) : '—'} calls per batch)`,
+    `about ${batches} writer batches in the window (${batches ? Math.round(calls / batches) : '—'} calls per batch); ` +
+    `${per(main - timers)} per call on the main thread outside the timers phase (the writer's batches: ${per(timers)})`,
 );

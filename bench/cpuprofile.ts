@@ -49,7 +49,52 @@ export function printLargestProfile(dir: string, limit: number, skipMs: number):
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => path.join(dir, f))
     .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
-  if (file)
-    for (const line of topSelfTime(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, limit, skipMs))
-      console.log(line);
+  if (!file) return;
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+  console.log('Self time:');
+  for (const line of topSelfTime(profile, limit, skipMs)) console.log(line);
+  console.log('Inclusive time:');
+  for (const line of topInclusiveTime(profile, limit, skipMs)) console.log(line);
+}
+
+/**
+ * The `limit` functions with the most inclusive time (their own and their callees', each sample counted once per
+ * function however deep it recurs), as "share% ms name file:line" lines, after `skipMs`; idle and (program)
+ * samples are left out of the total so the shares are of the work done.
+ */
+function topInclusiveTime(
+  profile: CpuProfile & { nodes: (ProfileNode & { children?: number[] })[] },
+  limit: number,
+  skipMs = 0,
+): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const keyOf = (n: ProfileNode) => {
+    const f = n.callFrame;
+    const where = f.url ? `${f.url.replace(/^.*\/(node_modules|packages)\//, '$1/')}:${f.lineNumber + 1}` : '';
+    return `${f.functionName || '(anonymous)'} ${where}`;
+  };
+  const incl = new Map<string, number>();
+  let total = 0;
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    at += dt;
+    if (at < skipMs * 1000) return;
+    const name = byId.get(id)!.callFrame.functionName;
+    if (name === '(idle)' || name === '(program)') return;
+    total += dt;
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const k = keyOf(byId.get(n)!);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      incl.set(k, (incl.get(k) ?? 0) + dt);
+    }
+  });
+  return [...incl.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([k, us]) => `${((us / total) * 100).toFixed(1).padStart(5)}% ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
 }

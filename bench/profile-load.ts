@@ -2,7 +2,8 @@
 // process's user and system CPU per request. `node --import tsx bench/profile-load.ts [seconds] [openai|anthropic|openai-stream|anthropic-stream] [sqlite|cluster]`
 // writes a .cpuprofile to $PROFILE_DIR (default /tmp/prof); NO_PROFILE=1 only measures, EXTRA_NODE_ARGS go to
 // Tollway's node (e.g. --no-turbo-inlining for exact attribution); `cluster` runs Tollway on PostgreSQL + Redis (a
-// database and key prefix of its own, removed afterwards). Not part of `npm run bench`.
+// database and key prefix of its own, removed afterwards); PROFILE_REV=<rev> profiles that git revision's bundle
+// instead of the working tree's. Not part of `npm run bench`.
 import fs from 'node:fs';
 import { throughput } from './measure.js';
 import {
@@ -16,6 +17,7 @@ import {
 } from './targets.js';
 import { printLargestProfile } from './cpuprofile.js';
 import { clusterEnv } from './cluster.js';
+import { buildBaselineBundle } from './baseline.js';
 
 const seconds = Number(process.argv[2] ?? 8);
 const mode = process.argv[3] ?? 'openai';
@@ -31,7 +33,7 @@ const { target: plain, proc } = await startTollway(
     ...(process.env.NO_PROFILE ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`]),
     ...(process.env.EXTRA_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ],
-  undefined,
+  process.env.PROFILE_REV ? (await buildBaselineBundle(process.env.PROFILE_REV)).bundle : undefined,
   cluster?.env,
 );
 const streamed = mode.endsWith('-stream');
