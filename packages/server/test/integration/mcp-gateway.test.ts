@@ -1,11 +1,10 @@
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode as RpcCode, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
-import { addToken, drainWriter, setQuota, userQuota } from '../support/gateway.js';
+import { addToken, setQuota, userQuota } from '../support/gateway.js';
 import { hostileValues, nestedText } from '../support/hostile-bodies.js';
+import { allowLocalMcp, mcpClients, mcpLogs as mcpLogsOf, registerMcpServers } from '../support/mcp-gateway.js';
 import { startMockMcp, type MockMcp } from '../support/mock-mcp.js';
 
 const UPSTREAM_CREDENTIAL = 'Bearer upstream-cred-0042';
@@ -21,45 +20,19 @@ describe.each(dialects)('MCP gateway (%s)', (dialect) => {
     dialect,
     { mock: startMockMcp, user: 'mcp-caller', quota: 1_000, users: ['mcp-other'], env: { CRYPTO_SECRET: 'mcp-0042' } },
     async (gw) => {
-      for (const [key, value] of [
-        ['fetch_setting.allow_private_ip', 'true'],
-        ['fetch_setting.allowed_ports', JSON.stringify([String(gw.mock.port)])],
-      ])
-        expect((await gw.root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
-      const servers = [
+      await allowLocalMcp(gw.root, gw.mock.port);
+      await registerMcpServers(gw.root, gw.mock.url, [
         { name: 'alpha', deny_tools: 'delete_*', headers: { Authorization: UPSTREAM_CREDENTIAL } },
         { name: 'paid', allow_tools: 'echo', price: PAID_PRICE },
         { name: 'vip', allow_groups: 'vip' },
-      ];
-      for (const s of servers) {
-        const res = await gw.root.call('POST', '/api/mcp/servers/', { transport: 'http', url: gw.mock.url, ...s });
-        expect(res.body.success, res.body.message).toBe(true);
-      }
+      ]);
     },
   );
-  const open: McpClient[] = [];
-  afterAll(async () => {
-    for (const c of open) await c.close().catch(() => undefined);
-  });
-
-  const connect = async (key: string | undefined, path = '/mcp') => {
-    const client = new McpClient({ name: 'tollway-test', version: '1.0.0' });
-    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-    const transport = new StreamableHTTPClientTransport(new URL(`${g.base}${path}`), { requestInit: { headers } });
-    await client.connect(transport);
-    open.push(client);
-    return { client, transport };
-  };
+  const clients = mcpClients(() => g.base);
+  afterAll(() => clients.closeAll());
+  const connect = clients.connect;
   const textOf = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
-  const mcpLogs = async () => {
-    await drainWriter(g.t);
-    return g.t.database.db.kysely
-      .selectFrom('logs')
-      .selectAll()
-      .where('model_name', 'like', 'mcp:%')
-      .orderBy('id')
-      .execute();
-  };
+  const mcpLogs = () => mcpLogsOf(g.t);
 
   it('lists only the tools the token may use, namespaced by server; /mcp/<server> lists its own', async () => {
     const { client } = await connect(g.key);

@@ -1,12 +1,12 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode as RpcCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MCP_LIMITED } from '../../src/relay/mcp/call-limits.js';
 import { dialects } from '../support/databases.js';
 import { useGateway } from '../support/fixture.js';
-import { addToken, drainWriter, setQuota, userQuota } from '../support/gateway.js';
+import { addToken, setQuota, userQuota } from '../support/gateway.js';
 import { startMockMcp, type MockMcp } from '../support/mock-mcp.js';
+import { allowLocalMcp, mcpClients, mcpLogs, registerMcpServers } from '../support/mcp-gateway.js';
 import { createOrg, ok, orgToken } from '../support/orgs.js';
 
 const PRICE = 5;
@@ -24,36 +24,18 @@ describe.each(dialects)('MCP permissions and limits (%s)', (dialect) => {
     dialect,
     { mock: startMockMcp, user: 'mcp-perm', quota: 1_000, users: ['mcp-org-owner'], env: { CRYPTO_SECRET: 'mcp-p' } },
     async (gw) => {
-      for (const [key, value] of [
-        ['fetch_setting.allow_private_ip', 'true'],
-        ['fetch_setting.allowed_ports', JSON.stringify([String(gw.mock.port)])],
-      ])
-        expect((await gw.root.call('PUT', '/api/option/', { key, value })).body.success, key).toBe(true);
-      const servers = [
+      await allowLocalMcp(gw.root, gw.mock.port);
+      await registerMcpServers(gw.root, gw.mock.url, [
         { name: 'tools', price: PRICE },
         { name: 'ro', read_only: true },
         { name: 'limited', allow_tools: 'echo,wait_forever', rate_limit: PER_MINUTE, max_concurrent: 1 },
         { name: 'logged', allow_tools: 'echo', log_arguments: true },
-      ];
-      for (const s of servers) {
-        const res = await gw.root.call('POST', '/api/mcp/servers/', { transport: 'http', url: gw.mock.url, ...s });
-        expect(res.body.success, res.body.message).toBe(true);
-      }
+      ]);
     },
   );
-  const open: McpClient[] = [];
-  afterAll(async () => {
-    for (const c of open) await c.close().catch(() => undefined);
-  });
-  const connect = async (key: string, path = '/mcp') => {
-    const client = new McpClient({ name: 'perm-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${g.base}${path}`), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
-    });
-    await client.connect(transport);
-    open.push(client);
-    return client;
-  };
+  const clients = mcpClients(() => g.base);
+  afterAll(() => clients.closeAll());
+  const connect = async (key: string, path = '/mcp') => (await clients.connect(key, path)).client;
   const names = async (client: McpClient) => (await client.listTools()).tools.map((t) => t.name).sort();
   const refusal = async (call: Promise<unknown>) => {
     const err = await call.then(
@@ -63,15 +45,7 @@ describe.each(dialects)('MCP permissions and limits (%s)', (dialect) => {
     expect(err).toBeInstanceOf(McpError);
     return err as McpError;
   };
-  const mcpRows = async () => {
-    await drainWriter(g.t);
-    return g.t.database.db.kysely
-      .selectFrom('logs')
-      .selectAll()
-      .where('model_name', 'like', 'mcp:%')
-      .orderBy('id')
-      .execute();
-  };
+  const mcpRows = () => mcpLogs(g.t);
   const upstreamCalls = () => Object.values(g.mock.calls).reduce((n, c) => n + c, 0);
 
   it('refuses a tool the server does not list before anything is held: no charge, no row, no upstream call', async () => {
