@@ -15,6 +15,9 @@ const DESKTOP = { width: 1366, height: 860 };
 const PHONE = { width: 390, height: 844 };
 /** The story runs on one server in order; a loaded machine takes its time. */
 const STEP_TIMEOUT_MS = 180_000;
+/** A poll of something the page shows after a call: generous, the machine is shared. */
+const LOADED_POLL_MS = 30_000;
+const FIRST_LOAD_MS = 90_000;
 
 /** An English page of the console at `viewport`, signed in as root. */
 async function rootPage(h: Harness, viewport: { width: number; height: number }): Promise<Page> {
@@ -25,6 +28,8 @@ async function rootPage(h: Harness, viewport: { width: number; height: number })
   const page = await context.newPage();
   page.setDefaultTimeout(PAGE_ACTION_TIMEOUT_MS);
   await page.goto('/login');
+  // The console's first load on a busy machine (its chunks, the status call) can take longer than one action.
+  await page.getByTestId('login-username').waitFor({ timeout: FIRST_LOAD_MS });
   await page.getByTestId('login-username').fill(ROOT.username);
   await page.getByTestId('login-password').fill(ROOT.password);
   await page.getByTestId('login-submit').click();
@@ -116,7 +121,9 @@ describe('MCP servers in the console (Chromium)', () => {
         [SERVER, mock.url, { Authorization: '***' }, 'delete_*'],
       ]);
       serverId = servers[0]!.id;
-      await expect.poll(() => page.getByTestId(`mcp-row-${serverId}`).textContent()).toContain(SERVER);
+      await expect
+        .poll(() => page.getByTestId(`mcp-row-${serverId}`).textContent(), { timeout: LOADED_POLL_MS })
+        .toContain(SERVER);
       await h.shot(page, 'mcp-02-servers-desktop');
     },
   );
@@ -137,7 +144,9 @@ describe('MCP servers in the console (Chromium)', () => {
     await drawer.waitFor({ state: 'hidden' });
     // The server answered: its breaker is closed, shown as healthy once the list is read again.
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(() => page.getByTestId(`mcp-health-${serverId}`).textContent()).toBe('Healthy');
+    await expect
+      .poll(() => page.getByTestId(`mcp-health-${serverId}`).textContent(), { timeout: LOADED_POLL_MS })
+      .toBe('Healthy');
   });
 
   it('edits the server without retyping its header: the credential is kept', { timeout: STEP_TIMEOUT_MS }, async () => {
@@ -175,7 +184,7 @@ describe('MCP servers in the console (Chromium)', () => {
           await page.getByTestId('mcp-usage').waitFor();
           return (await echoRow.count()) > 0 ? echoRow.textContent() : '';
         },
-        { timeout: 60_000, interval: 1000 },
+        { timeout: 120_000, interval: 1000 },
       )
       .toMatch(/^docsecho22/);
     await expect.poll(() => page.getByTestId(`mcp-usage-row-${SERVER}-fails`).textContent()).toMatch(/^docsfails10/);
