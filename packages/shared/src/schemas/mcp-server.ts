@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorCode } from '../error-codes.js';
+import { inputRule } from '../input-rules.js';
 import {
   MCP_MAX_CALL_PRICE,
   MCP_MAX_CALLS_PER_MINUTE,
@@ -50,14 +52,20 @@ export const mcpServerFields = z.object({
   name: z
     .string()
     .regex(NAME, 'name: 1-64 of a-z, 0-9, _ and -')
-    .refine((n) => !n.includes(MCP_TOOL_SEPARATOR), `name may not contain ${MCP_TOOL_SEPARATOR}`),
+    .refine(
+      (n) => !n.includes(MCP_TOOL_SEPARATOR),
+      inputRule(ErrorCode.InputBadFormat, `name may not contain ${MCP_TOOL_SEPARATOR}`),
+    ),
   transport: z.enum(MCP_TRANSPORTS),
   url: z.string().trim().max(MAX_URL),
   command: z.string().trim().max(MAX_COMMAND),
   args: z.array(z.string().max(MAX_ARG)).max(MAX_ARGS),
   headers: z
     .record(z.string().max(MAX_HEADER_NAME).regex(HEADER_NAME, 'a header name'), z.string().max(MAX_HEADER_VALUE))
-    .refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`),
+    .refine(
+      (h) => Object.keys(h).length <= MAX_HEADERS,
+      inputRule(ErrorCode.InputTooMany, `at most ${MAX_HEADERS} headers`, { max: MAX_HEADERS }),
+    ),
   enabled: z.boolean(),
   allow_tools: z.string().max(MCP_MAX_PATTERN_LIST),
   deny_tools: z.string().max(MCP_MAX_PATTERN_LIST),
