@@ -42,8 +42,9 @@ export function resolveClientIp(req: IncomingMessage, options: OptionsService, t
 export function normalizeForwarded(req: IncomingMessage, options: OptionsService, trustProxyEnv: TrustedProxies): void {
   const fromProxy = proxiesFor(options, trustProxyEnv).trustsPeer(req.socket.remoteAddress ?? '');
   req.headers['x-forwarded-for'] = resolveClientIp(req, options, trustProxyEnv);
+  // Deleted only when present: a delete is a runtime call even for a header that is not there (most requests).
   if (!fromProxy) {
-    delete req.headers['x-forwarded-proto'];
-    delete req.headers['x-forwarded-host'];
+    if (req.headers['x-forwarded-proto'] !== undefined) delete req.headers['x-forwarded-proto'];
+    if (req.headers['x-forwarded-host'] !== undefined) delete req.headers['x-forwarded-host'];
   }
 }

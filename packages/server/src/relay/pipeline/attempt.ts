@@ -39,16 +39,30 @@ export function attemptChannel(ctx: RelayContext, a: ChannelAttempt): Promise<At
  * Stage 4 — forward via the channel's adaptor: the same format is passed through (only the model, system
  * prompt and overrides change); any other pair goes through the IR, request and answer.
  */
-async function forwardAttempt(ctx: RelayContext, a: ChannelAttempt, renewed = false): Promise<AttemptResult> {
-  const { call, channel: ch, upstreamModel, res } = a;
+function forwardAttempt(ctx: RelayContext, a: ChannelAttempt, renewed = false): Promise<AttemptResult> {
+  const { call, channel: ch, upstreamModel } = a;
   const adaptor = adaptorFor(ch.type, upstreamModel);
   if (!adaptor)
-    return {
+    return Promise.resolve({
       kind: 'failed',
       status: 501,
       message: `channel type ${ch.type} is not supported by this version`,
       body: '',
-    };
+    });
+  // The OpenAI pass-through (most calls) hands back its forward's own promise: no async wrapper around it.
+  if (!call.surface && adaptor.format === 'openai' && call.format === openAIChat)
+    return forwardOpenAIChannel(ctx, a, adaptor, call.openaiEndpoint ?? 'chat');
+  return forwardOther(ctx, a, adaptor, renewed);
+}
+
+/** forwardAttempt for a surface's call, or a call whose format the channel's adaptor does not speak. */
+async function forwardOther(
+  ctx: RelayContext,
+  a: ChannelAttempt,
+  adaptor: NonNullable<ReturnType<typeof adaptorFor>>,
+  renewed: boolean,
+): Promise<AttemptResult> {
+  const { call, channel: ch, upstreamModel, res } = a;
   if (call.surface)
     return call.surface.forward({
       ctx,

@@ -65,10 +65,13 @@ export async function relayCall(
   identify: (req: RelayRequest) => Identified | Promise<Identified> = (r) => authenticate(r, ctx.relay.tokens),
 ): Promise<void> {
   const started = Date.now();
-  const identified = await identify(req);
+  // The hot path's caller is known and most bodies parse synchronously: awaited only when they are promises.
+  const identifying = identify(req);
+  const identified = identifying instanceof Promise ? await identifying : identifying;
   const obs = observerOf(res);
   obs?.authenticated();
-  const call = await parse(req);
+  const parsing = parse(req);
+  const call = parsing instanceof Promise ? await parsing : parsing;
   // A tagged call's view of its token carries the tags (its logs, its tag budgets); an untagged call's is the token.
   const auth = tagCall(identified.auth, req.headers, call.body);
   // An `auto` token's call is admitted in the first auto group serving the model (auto-group.ts).
