@@ -154,6 +154,7 @@ describe('organizations: the admin page and the spend filters (Chromium)', () =>
       const modelRow = page.getByTestId(`spend-row-${MODEL}`);
       await expect.poll(() => modelRow.textContent()).toContain('$0.10');
       expect(await page.locator('[data-testid^="spend-row-"]').count()).toBe(1);
+      await still(page);
       await h.shot(page, 'org-admin-02-spend-tag-filter');
 
       // The logs page has the same filters.

@@ -9,8 +9,8 @@ import { useOrgView } from '../context';
 const MODEL_NAME_MAX = 128;
 /** Team id of the calls attributed to no team (the API's team_id=0). */
 const NO_TEAM = 0;
-const SELECT_STYLE = { width: 170 };
-const TEXT_STYLE = { width: 160 };
+/** Two filters share a row on a phone; on a desktop each grows to at most 200 px. */
+const FILTER_STYLE = { flex: '1 1 140px', minWidth: 0, maxWidth: 200 };
 
 /**
  * The filters of the spend and logs pages (the API's team_id, member_id, token_id, model_name and tag): teams,
@@ -35,7 +35,7 @@ export function SpendFilters({ value, onChange }: { value: SpendFilter; onChange
         placeholder={t('filters.team')}
         value={value.team_id}
         onChange={(v?: number) => set({ team_id: v })}
-        style={SELECT_STYLE}
+        style={FILTER_STYLE}
         loading={teams.isLoading}
         options={[
           { value: NO_TEAM, label: t('filters.noTeam') },
@@ -51,7 +51,7 @@ export function SpendFilters({ value, onChange }: { value: SpendFilter; onChange
           placeholder={t('filters.member')}
           value={value.member_id}
           onChange={(v?: number) => set({ member_id: v })}
-          style={SELECT_STYLE}
+          style={FILTER_STYLE}
           loading={members.isLoading}
           options={(members.data ?? []).map((m) => ({
             value: m.user_id,
@@ -68,7 +68,7 @@ export function SpendFilters({ value, onChange }: { value: SpendFilter; onChange
           placeholder={t('filters.token')}
           value={value.token_id}
           onChange={(v?: number) => set({ token_id: v })}
-          style={SELECT_STYLE}
+          style={FILTER_STYLE}
           loading={tokens.isLoading}
           options={(tokens.data ?? []).map((tk) => ({
             value: tk.id,
@@ -128,7 +128,7 @@ function TextFilter({
       }}
       onPressEnter={() => apply(draft)}
       onBlur={() => apply(draft)}
-      style={TEXT_STYLE}
+      style={FILTER_STYLE}
       data-testid={testid}
     />
   );
