@@ -123,7 +123,12 @@ async function billedCall(
   try {
     bill = await openToolCall(ctx, session.caller, server.name, tool, server.price, args);
   } catch (err) {
-    if (err instanceof RelayError) throw new McpError(RpcCode.InvalidRequest, err.message, { code: err.code });
+    if (err instanceof RelayError) {
+      // The relay's refusal stays the cause: a caller of another protocol (the Responses loop) answers it as is.
+      const refusal = new McpError(RpcCode.InvalidRequest, err.message, { code: err.code });
+      refusal.cause = err;
+      throw refusal;
+    }
     throw err;
   }
   const token = params._meta?.progressToken;

@@ -42,10 +42,8 @@ export const outputForModel = (item: McpCallItem): string =>
     ? `error: ${item.error.message}`
     : `error: ${JSON.stringify(item.error?.content ?? null)}`);
 
-/** Limit and balance refusals of the MCP call path (McpError data.code from a RelayError): the request stops. */
+/** The MCP call path's own limit refusals (McpError data.code): the request stops. */
 const STOPPING_CODES: Record<string, { status: number; type: string }> = {
-  insufficient_user_quota: { status: 403, type: 'insufficient_quota' },
-  token_quota_exhausted: { status: 403, type: 'insufficient_quota' },
   mcp_rate_limited: { status: 429, type: 'rate_limit_error' },
   mcp_concurrency_limited: { status: 429, type: 'rate_limit_error' },
 };
@@ -53,11 +51,12 @@ const STOPPING_CODES: Record<string, { status: number; type: string }> = {
 /** The refusal that ends the whole request, when `err` is one (a short balance, a rate limit). */
 function stoppingRefusal(err: unknown): RelayError | undefined {
   if (!(err instanceof McpError)) return undefined;
+  // The billing path's own refusal (balance, period limit, budget), with its status and type.
+  if (err.cause instanceof RelayError) return err.cause;
   const code = (err.data as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string') return undefined;
   const known = STOPPING_CODES[code];
-  // Any other coded refusal of the billing path (a RelayError turned into an McpError) or the limits stops it too.
-  if (!known && err.code !== RpcCode.InvalidRequest && err.code !== MCP_LIMITED) return undefined;
+  if (!known && err.code !== MCP_LIMITED) return undefined;
   const message = err.message.replace(/^MCP error -?\d+: /, '');
   return new RelayError(known?.status ?? 403, message, known?.type ?? 'tollway_error', code);
 }
