@@ -1,4 +1,12 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's module compile cache (V8 code cache on disk; a changed file is compiled again). Its gain is the server each
+// browser file starts (harness.ts passes the variable on): about 3.5 s of CPU, mostly compiling the bundle's modules,
+// a quarter less once cached (3.4-4.0 s -> 2.7-3.0 s measured). Set here, the workers inherit it; Node 20 ignores it.
+// Same folder as Node's own default.
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'node-compile-cache');
 
 /** The browser test that measures time to first content: it must not share the machine with other files. */
 const LOAD_TIMING_TEST = 'test/browser/load-login.test.ts';

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { preflight } from './test-services.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+// Node's module compile cache for the steps and vitest (see vitest.config.ts: mainly the servers the tests start).
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'node-compile-cache');
 /** Steps run at once before the tests (the CI machine has two cores). */
 const CHECKS_AT_ONCE = Math.max(1, Math.min(2, os.availableParallelism()));
 const CHECKS = [
