@@ -27,7 +27,34 @@ export function admitToolCallUpstream(ctx: RelayContext, server: McpServerRef): 
 }
 
 /** Whether a list may ask the server now (an open breaker leaves it out). */
-export const upstreamAdmitted = (ctx: RelayContext, server: McpServerRef): boolean => mcpHealthOf(ctx).admit(server);
+const upstreamAdmitted = (ctx: RelayContext, server: McpServerRef): boolean => mcpHealthOf(ctx).admit(server);
+
+/** How a read through the breaker ended: its value, or why there is none (left out, or failed: logged). */
+export type BreakerRead<T> = { value: T } | { unavailable: true } | { failed: unknown };
+
+/**
+ * One read of a server (a list) through its breaker: not asked while the breaker is open, its outcome recorded
+ * (answered or failed), a half-open probe given back when the read had no verdict. A failure is logged with `what`.
+ */
+export async function readThroughBreaker<T>(
+  ctx: RelayContext,
+  server: McpServerRef,
+  what: string,
+  read: () => Promise<T>,
+): Promise<BreakerRead<T>> {
+  if (!upstreamAdmitted(ctx, server)) return { unavailable: true };
+  try {
+    const value = await read();
+    upstreamOutcome(ctx, server);
+    return { value };
+  } catch (err) {
+    upstreamOutcome(ctx, server, err);
+    ctx.log.warn({ err, mcpServer: server.name }, what);
+    return { failed: err };
+  } finally {
+    upstreamNoVerdict(ctx, server);
+  }
+}
 
 /**
  * How a request to the server ended: answered (no error, or a JSON-RPC error of the server's own: it is alive) or

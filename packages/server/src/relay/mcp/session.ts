@@ -20,7 +20,7 @@ import { mcpServersOf, type OpenedMcpServer } from '../../modules/mcp-servers/se
 import type { Identified } from '../entry/authenticate.js';
 import type { RelayContext } from '../pipeline/services.js';
 import { ToolCatalog } from './catalog.js';
-import { upstreamAdmitted, upstreamNoVerdict, upstreamOutcome } from './health.js';
+import { readThroughBreaker } from './health.js';
 import { callTool, usableTools } from './tool-call.js';
 import { exposedName, serverPermitted, splitExposed } from './permissions.js';
 import { allPages, connectUpstream } from './upstream.js';
@@ -89,18 +89,11 @@ export class McpSession {
   ): Promise<T[]> {
     const out: T[] = [];
     for (const server of await this.permitted()) {
-      if (!upstreamAdmitted(this.ctx, server)) continue;
-      try {
+      const r = await readThroughBreaker(this.ctx, server, 'MCP upstream list failed', async () => {
         const client = await this.upstream(server);
-        if (!client.getServerCapabilities()?.[has]) continue;
-        out.push(...(await read(client, server)));
-        upstreamOutcome(this.ctx, server);
-      } catch (err) {
-        upstreamOutcome(this.ctx, server, err);
-        this.ctx.log.warn({ err, mcpServer: server.name }, 'MCP upstream list failed');
-      } finally {
-        upstreamNoVerdict(this.ctx, server);
-      }
+        return client.getServerCapabilities()?.[has] ? read(client, server) : [];
+      });
+      if ('value' in r) out.push(...r.value);
     }
     return out;
   }

@@ -5,7 +5,7 @@ import { mcpServersOf, type OpenedMcpServer } from '../../../modules/mcp-servers
 import type { Identified } from '../../entry/authenticate.js';
 import type { RelayContext } from '../../pipeline/services.js';
 import { ToolCatalog } from '../catalog.js';
-import { upstreamAdmitted, upstreamNoVerdict, upstreamOutcome } from '../health.js';
+import { readThroughBreaker } from '../health.js';
 import { exposedName, serverPermitted } from '../permissions.js';
 import { usableTools, type ToolCallSession } from '../tool-call.js';
 import { connectUpstream } from '../upstream.js';
@@ -88,18 +88,13 @@ async function listedTools(
   session: ToolCallSession,
   server: OpenedMcpServer,
 ): Promise<Tool[] | string> {
-  if (!upstreamAdmitted(ctx, server)) return `MCP server ${server.name} is unavailable after repeated failures`;
-  try {
-    const tools = await usableTools(ctx, session, server);
-    upstreamOutcome(ctx, server);
-    return tools;
-  } catch (err) {
-    upstreamOutcome(ctx, server, err);
-    ctx.log.warn({ err, mcpServer: server.name }, 'MCP upstream list failed (Responses mcp tool)');
-    return `MCP server ${server.name} cannot be reached`;
-  } finally {
-    upstreamNoVerdict(ctx, server);
-  }
+  const r = await readThroughBreaker(ctx, server, 'MCP upstream list failed (Responses mcp tool)', () =>
+    usableTools(ctx, session, server),
+  );
+  if ('value' in r) return r.value;
+  return 'unavailable' in r
+    ? `MCP server ${server.name} is unavailable after repeated failures`
+    : `MCP server ${server.name} cannot be reached`;
 }
 
 /**
