@@ -37,7 +37,9 @@ function expectSecurityHeaders(res: LightMyRequestResponse): void {
   expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
 }
 
-describe.each(dialects)('console assets: pre-compressed, cached by name, on %s', (dialect) => {
+// Serving the console's files touches no SQL (GET /api/status reads the options cache): one database is enough, the
+// first TEST_DIALECTS names. Option storage on each database is options.test.ts's.
+describe.each(dialects.slice(0, 1))('console assets: pre-compressed, cached by name, on %s', (dialect) => {
   const dist = consoleDist();
   let t: TestApp;
   useApp(dialect, { env: { WEB_DIST: dist } }, (app) => ({ t } = app));
