@@ -38,7 +38,15 @@ describe('one toast per error, and the 403 page', () => {
         if (r.url().includes('/api/') && r.status() === 403) refused.push(r.url());
       });
       await login(page, USER);
-      for (const url of ['/admin/users', '/admin/channels', '/admin/coupons', '/admin/settings', '/channel/edit/1']) {
+      const adminUrls = [
+        '/admin/users',
+        '/admin/channels',
+        '/admin/coupons',
+        '/admin/organizations',
+        '/admin/settings',
+        '/channel/edit/1',
+      ];
+      for (const url of adminUrls) {
         await page.goto(url);
         await page.getByTestId('forbidden').waitFor();
         expect(await page.getByTestId('forbidden').count(), url).toBe(1);
