@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { apiAs, type Session } from './api-session.js';
+import { login, SCREENSHOTS, type Harness } from './harness.js';
+import { startRootConsole, type RootConsole } from './root-console.js';
 
 const ROOT = { username: 'fetchroot', password: 'fetch-root-pass-1' };
 const USER = { username: 'hookuser', password: 'hook-user-pass-1' };
@@ -15,7 +14,8 @@ const USER = { username: 'hookuser', password: 'hook-user-pass-1' };
  * refused with the reason when they save it.
  */
 describe('outbound request guard settings in Chromium', () => {
-  let h: Harness, dir: string;
+  let c: RootConsole;
+  let h: Harness;
   let root: Session;
   let page: Page;
 
@@ -27,23 +27,12 @@ describe('outbound request guard settings in Chromium', () => {
     );
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-fetch-'));
-    h = await startHarness({ WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
+    c = await startRootConsole('fetch', ROOT, async (r) => {
+      await apiAs(r, 'POST', '/api/user/', { ...USER, display_name: 'Hook user' });
     });
-    root = await loginSession(h.baseUrl, ROOT);
-    await apiAs(root, 'POST', '/api/user/', { ...USER, display_name: 'Hook user' });
-    ({ page } = await h.newPage());
-    await page.context().addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
-    await login(page, ROOT);
+    ({ h, root, page } = c);
   });
-  afterAll(async () => {
-    await h?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => c?.close());
 
   it('shows the defaults, refuses a bad IP list, saves allow-lists and ports', async () => {
     await page.goto('/admin/settings?tab=system');

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { apiAs, type Session } from './api-session.js';
+import { SCREENSHOTS } from './harness.js';
+import { startRootConsole, type RootConsole } from './root-console.js';
 
 const ROOT = { username: 'mcprespr', password: 'mcp-resp-root-1' };
 const KEY = 'mcp_setting.responses_tools_enabled';
@@ -14,7 +13,7 @@ const KEY = 'mcp_setting.responses_tools_enabled';
  * turned on and saved as the option, with its help text.
  */
 describe('Responses MCP tools switch in Chromium', () => {
-  let h: Harness, dir: string;
+  let c: RootConsole;
   let root: Session;
   let page: Page;
 
@@ -22,22 +21,10 @@ describe('Responses MCP tools switch in Chromium', () => {
     (await apiAs<{ key: string; value: string }[]>(root, 'GET', '/api/option/')).find((o) => o.key === KEY)?.value;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-mcpresp-'));
-    h = await startHarness({ WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    root = await loginSession(h.baseUrl, ROOT);
-    ({ page } = await h.newPage());
-    await page.context().addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
-    await login(page, ROOT);
+    c = await startRootConsole('mcpresp', ROOT);
+    ({ root, page } = c);
   });
-  afterAll(async () => {
-    await h?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => c?.close());
 
   it('is off by default, and turned on it is saved', async () => {
     await page.goto('/admin/settings?tab=operation');

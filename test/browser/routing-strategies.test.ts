@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, loginSession, type Session } from './api-session.js';
-import { chooseOption, login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { apiAs, type Session } from './api-session.js';
+import { chooseOption, SCREENSHOTS } from './harness.js';
+import { startRootConsole, type RootConsole } from './root-console.js';
 
 const ROOT = { username: 'routeroot', password: 'route-root-pass-1' };
 
@@ -13,7 +12,7 @@ const ROOT = { username: 'routeroot', password: 'route-root-pass-1' };
  * are saved as the RoutingStrategy JSON, and a repeated name is refused before anything is sent.
  */
 describe('routing strategies settings in Chromium', () => {
-  let h: Harness, dir: string;
+  let c: RootConsole;
   let root: Session;
   let page: Page;
 
@@ -24,22 +23,10 @@ describe('routing strategies settings in Chromium', () => {
   const choose = (select: string, option: string) => chooseOption(page, page.getByTestId(select), option);
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-routing-'));
-    h = await startHarness({ WEB_DIST: privateConsole(dir) });
-    await fetch(`${h.baseUrl}/api/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...ROOT, confirmPassword: ROOT.password }),
-    });
-    root = await loginSession(h.baseUrl, ROOT);
-    ({ page } = await h.newPage());
-    await page.context().addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
-    await login(page, ROOT);
+    c = await startRootConsole('routing', ROOT);
+    ({ root, page } = c);
   });
-  afterAll(async () => {
-    await h?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => c?.close());
 
   it('saves the default and per-group / per-model strategies, refuses a repeated name', async () => {
     await page.goto('/admin/settings?tab=operation');
