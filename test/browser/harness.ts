@@ -43,9 +43,6 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     SQLITE_PATH: path.join(dir, 'tollway.db'),
     PORT: String(port),
     SESSION_SECRET: 'browser-test-secret-0123456789abcdef',
-    // The V8 code cache vitest.config.ts turns on: the server's start (about 3.5 s of CPU, mostly compiling its
-    // modules) costs about a quarter less for every file after the first.
-    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
     ...env,
   });
   // A server that did not start in time is stopped, not left running after the failed file.

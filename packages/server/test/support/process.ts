@@ -33,6 +33,9 @@ export function runServer(env: Record<string, string>): ServerProcess {
       HOME: process.env.HOME ?? '/tmp',
       LOG_LEVEL: 'info',
       ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
+      // The V8 code cache vitest.config.ts turns on: a server's start (about 3.5 s of CPU, mostly compiling its
+      // modules) costs about a quarter less for every start after the first.
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
