@@ -14,6 +14,13 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
+/** A profile node as the tables name it: function name, and its file (below node_modules or packages) and line. */
+function frameKey(n: ProfileNode): string {
+  const f = n.callFrame;
+  const where = f.url ? `${f.url.replace(/^.*\/(node_modules|packages)\//, '$1/')}:${f.lineNumber + 1}` : '';
+  return `${f.functionName || '(anonymous)'} ${where}`;
+}
+
 /**
  * The `limit` functions with the most self time, as "share% ms name file:line" lines, counting only samples
  * taken after `skipMs` from the profile's start (start-up and warm-up left out).
@@ -27,9 +34,7 @@ export function topSelfTime(profile: CpuProfile, limit: number, skipMs = 0): str
     const dt = profile.timeDeltas[i] ?? 0;
     at += dt;
     if (at < skipMs * 1000) return;
-    const f = byId.get(id)!.callFrame;
-    const where = f.url ? `${f.url.replace(/^.*\/(node_modules|packages)\//, '$1/')}:${f.lineNumber + 1}` : '';
-    const key = `${f.functionName || '(anonymous)'} ${where}`;
+    const key = frameKey(byId.get(id)!);
     self.set(key, (self.get(key) ?? 0) + dt);
     total += dt;
   });
@@ -70,11 +75,6 @@ function topInclusiveTime(
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const keyOf = (n: ProfileNode) => {
-    const f = n.callFrame;
-    const where = f.url ? `${f.url.replace(/^.*\/(node_modules|packages)\//, '$1/')}:${f.lineNumber + 1}` : '';
-    return `${f.functionName || '(anonymous)'} ${where}`;
-  };
   const incl = new Map<string, number>();
   let total = 0;
   let at = 0;
@@ -87,7 +87,7 @@ function topInclusiveTime(
     total += dt;
     const seen = new Set<string>();
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
-      const k = keyOf(byId.get(n)!);
+      const k = frameKey(byId.get(n)!);
       if (seen.has(k)) continue;
       seen.add(k);
       incl.set(k, (incl.get(k) ?? 0) + dt);
