@@ -99,10 +99,15 @@ export async function addedLatency(
 
 /** CPU seconds used so far by a process (user + system, from /proc). */
 export function processCpuSeconds(pid: number): number {
+  const { user, system } = processCpuSplit(pid);
+  return user + system;
+}
+
+/** CPU seconds used so far by a process in user space and in the kernel (from /proc). */
+export function processCpuSplit(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
 /** CPU milliseconds the process spends per request under a steady load of `connections`. */

@@ -4,7 +4,8 @@ import http from 'node:http';
 import { Pool } from 'undici';
 
 const upstream = new URL(process.env.UPSTREAM_URL);
-const pool = new Pool(upstream.origin, { connections: 512 });
+// No cap on upstream connections, as Tollway's: a burst of streams opens as many as it has streams.
+const pool = new Pool(upstream.origin, { connections: null });
 const UPSTREAM_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer floor-key' };
 
 const server = http.createServer((req, res) => {
@@ -25,4 +26,9 @@ const server = http.createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 72_000;
-server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('floor proxy listening'));
+// As large an accept queue as the kernel allows, as Tollway's (LISTEN_BACKLOG).
+server.listen({ port: Number(process.env.PORT), host: '127.0.0.1', backlog: 65_535 }, () =>
+  console.log('floor proxy listening'),
+);
+// A clean exit on SIGTERM, so that --cpu-prof writes its profile.
+process.on('SIGTERM', () => process.exit(0));

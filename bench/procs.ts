@@ -53,3 +53,13 @@ export function freePort(): Promise<number> {
     s.on('error', reject);
   });
 }
+
+/**
+ * The command that runs a measured proxy (Tollway, the bare Node.js proxy): pinned to the cores in BENCH_PROXY_CPUS
+ * (taskset's list, e.g. `1`) when set, so that it has a core of its own while the load generator and the mocks keep
+ * the others (run the bench itself as `taskset -c 0 npm run bench`; its children inherit that core).
+ */
+export function proxyCommand(cmd: string, args: string[]): [string, string[]] {
+  const cpus = process.env.BENCH_PROXY_CPUS;
+  return cpus ? ['taskset', ['-c', cpus, cmd, ...args]] : [cmd, args];
+}

@@ -13,6 +13,7 @@ import { routingStrategyRows } from './routing-strategies.js';
 import { responseCacheRows } from './response-cache.js';
 import { affinityRows } from './affinity.js';
 import { runtimeRows } from './runtimes.js';
+import { floorRows } from './floor-ratios.js';
 import { addedLatency, cpuRatio, sequentialLatency, throughput, type Target, type Throughput } from './measure.js';
 import {
   ROOT,
@@ -143,6 +144,16 @@ async function main() {
     fsyncRows.push({ where, lat: await addedLatency(always.target, interval.target, chatBody, false, 7, 300) });
     await Promise.all([always.proc.stop(), interval.proc.stop()]);
   }
+  // Issue 40's rows: Tollway against the bare Node.js proxy (pinned and not, a steady rate, one connection, a burst).
+  const floorRatioRows = await floorRows(
+    {
+      mockPid: mock.proc.child.pid!,
+      direct,
+      tollway: { t: tollway, pid: tollwayPid },
+      floor: { t: floor, pid: floor0.proc.child.pid! },
+    },
+    SECONDS,
+  );
   // Metrics and tracing on against both off, and the hooks' own cost per call.
   const obsRows = await observabilityRows(mockUrl, procs, CONNECTIONS, SECONDS);
   // The same bundle on Node 24 and on the bench's own Node.
@@ -183,6 +194,7 @@ async function main() {
           `| Time to first byte over the baseline ${vsBaseline.commit}, streamed (median over 7 alternating rounds; p50s ${fmt(vsBaseline.ttfb.gatewayP50, 3)} vs ${fmt(vsBaseline.ttfb.directP50, 3)} ms) | ${vsBaseline.ttfb.added >= 0 ? '+' : '−'}${fmt(Math.abs(vsBaseline.ttfb.added), 3)} ms | — |`,
         ]
       : []),
+    ...floorRatioRows,
     ...fsyncRows.map(
       (r) =>
         `| p50 latency with JOURNAL_FSYNC=always over the default, journal on ${r.where} (median over 7 alternating rounds; p50s ${fmt(r.lat.gatewayP50, 3)} vs ${fmt(r.lat.directP50, 3)} ms) | ${r.lat.added >= 0 ? '+' : '−'}${fmt(Math.abs(r.lat.added), 3)} ms | — |`,

@@ -52,7 +52,8 @@ const BILLING_WAIT_MS = 60_000;
 const POLL_MS = 200;
 /** File descriptors per concurrent stream in Tollway: the client's connection and the upstream one. */
 const FDS_PER_STREAM = 2;
-const FD_SPARE = 1000;
+/** Open files a process needs besides its sockets (databases, logs, the journal, epoll). */
+const FD_SPARE = Number(process.env.SCALE_FD_SPARE ?? 1000);
 const CLIENT_TIMEOUT_MS = 600_000;
 /** Extra node options for Tollway's process (a developer's probe, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
 const NODE_ARGS = (process.env.SCALE_TOLLWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
-import { freePort, start, type Proc } from './procs.js';
+import { freePort, proxyCommand, start, type Proc } from './procs.js';
 import type { Target } from './measure.js';
 import { buildServer, serverBundle, serverIsStale } from '../scripts/server-build.mjs';
 
@@ -60,7 +60,7 @@ export async function startTollway(
   };
   // The production bundle, as `npm start` runs it (rebuilt first when the sources are newer).
   if (!bundle && serverIsStale()) await buildServer();
-  const proc = await start(node, [...nodeArgs, bundle ?? serverBundle], env, /tollway started/);
+  const proc = await start(...proxyCommand(node, [...nodeArgs, bundle ?? serverBundle]), env, /tollway started/);
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, url: string, body: unknown, headers: Record<string, string> = {}) => {
     const r = await fetch(base + url, {
@@ -162,8 +162,10 @@ export async function startPortkey(mockUrl: string): Promise<{ target: Target; p
 export async function startFloorProxy(mockUrl: string): Promise<{ target: Target; proc: Proc }> {
   const port = await freePort();
   const proc = await start(
-    process.execPath,
-    [path.join(ROOT, 'bench/node-floor-proxy.mjs')],
+    ...proxyCommand(process.execPath, [
+      ...(process.env.FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      path.join(ROOT, 'bench/node-floor-proxy.mjs'),
+    ]),
     { PORT: String(port), UPSTREAM_URL: mockUrl },
     /floor proxy listening/,
   );

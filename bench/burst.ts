@@ -1,0 +1,157 @@
+// A burst: BURST_STREAMS (default 1000) streamed calls opened in the same instant (a batch job, a retry storm), each
+// read to its end, against the streaming mock directly, through the bare Node.js proxy and through Tollway (SQLite,
+// full auth, billing and logging), each target on a fresh mock: first byte p50 / p99 of each, and Tollway's over the
+// direct run's. `node --import tsx bench/burst.ts [direct|floor|tollway ...]` runs some targets only;
+// BURST_TOLLWAY_NODE_ARGS adds node options to Tollway's process (`--cpu-prof --cpu-prof-dir=/tmp/prof`), and
+// BURST_TOLLWAY_ENV (`NAME=value,...`) settings; BURST_DUMP_OUTPUT names a file for the proxy's output.
+import { Agent } from 'undici';
+import { processCpuSplit, type Target } from './measure.js';
+import { start, type Proc } from './procs.js';
+import { percentile } from './scale-measure.js';
+import { ROOT, startFloorProxy, startTollway, streamBody } from './targets.js';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const BURST_STREAMS = Number(process.env.BURST_STREAMS ?? 1000);
+const STREAMS = BURST_STREAMS;
+/** Streams run first, on connections closed before the burst (JIT, pools). */
+const WARMUP = Number(process.env.BURST_WARMUP ?? 100);
+/** Warm-up rounds, each on new connections; and a pause after them (idle before the burst). */
+const WARMUP_ROUNDS = Number(process.env.BURST_WARMUP_ROUNDS ?? 1);
+const IDLE_BEFORE_MS = Number(process.env.BURST_IDLE_BEFORE_MS ?? 0);
+/** Bursts measured one after the other on the same processes; the last is reported. */
+const ROUNDS = Number(process.env.BURST_ROUNDS ?? 1);
+/** Chunks of each stream and the gap between them: the streams stay open past the burst's first bytes. */
+const CHUNKS = 3;
+const CHUNK_MS = 1000;
+const CLIENT_TIMEOUT_MS = 120_000;
+const NODE_ARGS = (process.env.BURST_TOLLWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const EXTRA_ENV = Object.fromEntries(
+  (process.env.BURST_TOLLWAY_ENV ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
+
+export interface BurstResult {
+  p50: number;
+  p99: number;
+  completed: number;
+  /** CPU ms the proxy (pid given) spent per stream from the burst's start to its last first byte, in all and in the kernel. */
+  cpuPerStartMs?: number;
+  kernelPerStartMs?: number;
+}
+
+async function streamMock(): Promise<{ url: string; proc: Proc }> {
+  const env = { STREAM_MOCK_CHUNKS: String(CHUNKS), STREAM_MOCK_CHUNK_MS: String(CHUNK_MS) };
+  const proc = await start(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')],
+    env,
+    /http:\/\/127\.0\.0\.1:\d+/,
+  );
+  return { proc, url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0] };
+}
+
+/** One streamed call read to its end: ms to its first body chunk (0 when it failed) and whether it completed. */
+async function streamCall(client: Agent, t: Target, onFirst = () => {}): Promise<{ firstMs: number; ok: boolean }> {
+  const t0 = performance.now();
+  try {
+    const res = await client.request({
+      origin: t.url,
+      path: t.path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...t.headers },
+      body: streamBody,
+    });
+    let firstMs = 0;
+    let tail = '';
+    for await (const c of res.body) {
+      if (!firstMs) {
+        firstMs = performance.now() - t0;
+        onFirst();
+      }
+      tail = (tail + (c as Buffer).toString()).slice(-32);
+    }
+    return { firstMs, ok: res.statusCode === 200 && tail.endsWith('[DONE]\n\n') };
+  } catch {
+    onFirst();
+    return { firstMs: 0, ok: false };
+  }
+}
+
+/** Warms `t` up with WARMUP streams, then opens STREAMS at once on fresh connections. */
+export async function burst(t: Target, pid?: number): Promise<BurstResult> {
+  for (let i = 0; i < WARMUP_ROUNDS; i++) {
+    const warm = new Agent({ connections: null, pipelining: 1 });
+    await Promise.all(Array.from({ length: WARMUP }, () => streamCall(warm, t)));
+    await warm.close();
+  }
+  if (IDLE_BEFORE_MS) await new Promise((r) => setTimeout(r, IDLE_BEFORE_MS));
+  const client = new Agent({
+    connections: null,
+    pipelining: 1,
+    headersTimeout: CLIENT_TIMEOUT_MS,
+    bodyTimeout: CLIENT_TIMEOUT_MS,
+    connect: { timeout: CLIENT_TIMEOUT_MS },
+  });
+  let firsts = 0;
+  const noCpu = { user: 0, system: 0 };
+  let cpuAtLast = noCpu;
+  const cpuAtStart = pid ? processCpuSplit(pid) : noCpu;
+  const onFirst = () => {
+    if (++firsts === STREAMS && pid) cpuAtLast = processCpuSplit(pid);
+  };
+  const results = await Promise.all(Array.from({ length: STREAMS }, () => streamCall(client, t, onFirst)));
+  await client.close();
+  const firstMs = results.filter((r) => r.firstMs > 0).map((r) => r.firstMs);
+  return {
+    p50: percentile(firstMs, 50),
+    p99: percentile(firstMs, 99),
+    completed: results.filter((r) => r.ok).length,
+    cpuPerStartMs: pid
+      ? ((cpuAtLast.user + cpuAtLast.system - cpuAtStart.user - cpuAtStart.system) * 1000) / STREAMS
+      : undefined,
+    kernelPerStartMs: pid ? ((cpuAtLast.system - cpuAtStart.system) * 1000) / STREAMS : undefined,
+  };
+}
+
+/** The burst against one kind of target, each on its own fresh mock. */
+export async function burstOf(kind: 'direct' | 'floor' | 'tollway'): Promise<BurstResult> {
+  const mock = await streamMock();
+  const procs = [mock.proc];
+  try {
+    if (kind === 'direct')
+      return await burst({ name: 'direct', url: mock.url, path: '/v1/chat/completions', headers: {} });
+    const started =
+      kind === 'floor'
+        ? await startFloorProxy(mock.url)
+        : await startTollway(mock.url, NODE_ARGS, undefined, EXTRA_ENV);
+    procs.push(started.proc);
+    let result = await burst(started.target, started.proc.child.pid);
+    for (let i = 1; i < ROUNDS; i++) {
+      console.log(
+        `  round ${i}: p50 ${result.p50.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms, ${result.cpuPerStartMs?.toFixed(3)} CPU ms per start`,
+      );
+      result = await burst(started.target, started.proc.child.pid);
+    }
+    if (process.env.BURST_DUMP_OUTPUT) fs.writeFileSync(process.env.BURST_DUMP_OUTPUT, started.proc.output());
+    return result;
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+  }
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const kinds = process.argv.slice(2).length ? process.argv.slice(2) : ['direct', 'floor', 'tollway'];
+  for (const kind of kinds) {
+    const r = await burstOf(kind as 'direct');
+    const cpu =
+      r.cpuPerStartMs === undefined
+        ? ''
+        : `, ${r.cpuPerStartMs.toFixed(3)} CPU ms per start (kernel ${r.kernelPerStartMs!.toFixed(3)})`;
+    console.log(
+      `${kind}: first byte p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} ms, ${r.completed} of ${STREAMS} completed${cpu}`,
+    );
+  }
+}
