@@ -1,5 +1,6 @@
 import type { CappedText } from '../../pipeline/capped-text.js';
 import { fromOpenAIUsage, type CallUsage } from '../../billing/usage.js';
+import { holdsDeltaText, holdsUsageObject } from './stream-markers.js';
 
 /**
  * Per-chunk transform of an OpenAI SSE stream, with explicit state. Bytes are passed on as events complete;
@@ -109,9 +110,8 @@ function inspectEvent(
     state.sawDone = true;
     return 'keep';
   }
-  const hasUsage = data.includes('"usage":{');
-  // 'content":"' also finds reasoning_content.
-  const hasText = data.includes('content":"') || data.includes('"arguments":"') || data.includes('"text":"');
+  const hasUsage = holdsUsageObject(data);
+  const hasText = holdsDeltaText(data);
   if (!hasUsage && !hasText) return 'keep';
   if (!hasUsage && !state.capture) {
     // Only a count would read this text, and no count is needed once the upstream has reported usage.
