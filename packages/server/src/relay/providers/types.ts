@@ -37,7 +37,8 @@ export interface StreamFramer {
  */
 export interface UpstreamAdaptor<F extends string = string> {
   format: F;
-  target(call: UpstreamCall): { url: URL; headers: Record<string, string> };
+  /** The URL may serve several calls (the OpenAI adaptor keeps one per address): copy it to change it. */
+  target(call: UpstreamCall): { url: Readonly<URL>; headers: Record<string, string> };
   /**
    * Optional last step that sees the final body (converted calls only; the OpenAI pass-through never has it):
    * reshape the body, sign it, or add a credential fetched asynchronously. A thrown error with a numeric

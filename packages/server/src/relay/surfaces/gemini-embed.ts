@@ -55,8 +55,8 @@ function toGemini(a: SurfaceAttempt, body: Body, method: Method, texts: string[]
     openaiPath: '',
     options: a.ctx.options,
   });
-  const url = t.url;
-  url.pathname = url.pathname.replace(/:generateContent$/, `:${method}`);
+  // The target's URL is the adaptor's (read-only): the method goes into the path sent, not into the URL.
+  const path = t.url.pathname.replace(/:generateContent$/, `:${method}`) + t.url.search;
   const upstream: Body =
     method === 'batchEmbedContents'
       ? { ...body, requests: (body.requests as EmbedRequest[]).map((r) => ({ ...r, model: `models/${a.model}` })) }
@@ -64,7 +64,7 @@ function toGemini(a: SurfaceAttempt, body: Body, method: Method, texts: string[]
   if (method === 'embedContent' && upstream.model !== undefined) upstream.model = `models/${a.model}`;
   return forwardBuffered(
     a,
-    { origin: url.origin, path: url.pathname + url.search, headers: t.headers },
+    { origin: t.url.origin, path, headers: t.headers },
     JSON.stringify(upstream),
     (answer): Metered => ({
       out: answer.text,

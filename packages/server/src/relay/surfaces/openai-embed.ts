@@ -84,8 +84,8 @@ function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promis
     openaiPath: '',
     options: a.ctx.options,
   });
-  const url = t.url;
-  url.pathname = url.pathname.replace(/:generateContent$/, ':batchEmbedContents');
+  // The target's URL is the adaptor's (read-only): the method goes into the path sent, not into the URL.
+  const path = t.url.pathname.replace(/:generateContent$/, ':batchEmbedContents') + t.url.search;
   const requests = texts.map((text) => ({
     model: `models/${a.model}`,
     content: { parts: [{ text }] },
@@ -93,7 +93,7 @@ function toGemini(a: SurfaceAttempt, body: Body, requestedModel: string): Promis
   }));
   return forwardBuffered(
     a,
-    { origin: url.origin, path: url.pathname + url.search, headers: t.headers },
+    { origin: t.url.origin, path, headers: t.headers },
     JSON.stringify({ requests }),
     (answer: Answer): Metered | { error: string } => {
       const json = parseData(answer.text) as { embeddings?: { values?: number[] }[] } | undefined;

@@ -42,9 +42,11 @@ export async function vertexEmbed(
     options: a.ctx.options,
   };
   const t = a.adaptor.target(call);
-  t.url.pathname = t.url.pathname.replace(/:generateContent$/, ':predict');
+  // A copy: a target's URL is the adaptor's, not this call's to change.
+  const url = new URL(t.url.href);
+  url.pathname = url.pathname.replace(/:generateContent$/, ':predict');
   const body = { instances, ...(dimensions ? { parameters: { outputDimensionality: dimensions } } : {}) };
-  const sent = await prepareRequest(a.adaptor, call, t.url, t.headers, body);
+  const sent = await prepareRequest(a.adaptor, call, url, t.headers, body);
   if ('error' in sent) return { kind: 'failed', status: sent.error.status, message: sent.error.message, body: '' };
   const texts = instances.map((i) => i.content);
   return forwardBuffered(a, sent, sent.body, (answer: Answer) => {
