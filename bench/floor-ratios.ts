@@ -173,6 +173,9 @@ export async function floorRows(s: FloorSetup, seconds: number): Promise<string[
   // Half the bare proxy's saturation (unpinned, as the steady rate runs).
   const rate = Math.round(unpinned.rps[1]! / 2);
   const [dr, fr, tr] = await steadyRates([direct, floor.t, tollway.t], rate, seconds);
+  // And at half of Tollway's own saturation: the added latency of a node kept at half load (docs/operating/sizing.md).
+  const ownRate = Math.round(unpinned.rps[0]! / 2);
+  const [dOwn, tOwn] = await steadyRates([direct, tollway.t], ownRate, seconds);
   for (const t of [tollway.t, floor.t]) await sequentialLatency(t, chatBody, 300, false);
   const one = await addedLatency(tollway.t, floor.t, chatBody, false, ONE_CONNECTION_ROUNDS, 400);
   const bursts = [await burstRow(false), await burstRow(true)];
@@ -182,6 +185,7 @@ export async function floorRows(s: FloorSetup, seconds: number): Promise<string[
     `| Throughput at ${CONNECTIONS} conns, Tollway ÷ bare Node.js proxy, pinned (each proxy on core ${PROXY_CPU}, load generator and mock on core ${LOAD_CPU}; median of ${ROUNDS} alternating rounds of ${seconds} s; ${fmt(pinned.rps[0]!)} vs ${fmt(pinned.rps[1]!)} req/s) | ${fmt(pinned.ratio, 2)} | ≥ 0.7 |`,
     `| CPU per call above the bare proxy's at ${CONNECTIONS} conns, pinned (median of ${CPU_ROUNDS} alternating rounds of ${seconds / 2} s; Tollway ${fmt(cpu[0]!, 1)} µs, bare proxy ${fmt(cpu[1]!, 1)} µs) | ${fmt(cpu[0]! - cpu[1]!, 1)} µs | ≤ 25 µs |`,
     `| Added latency at a steady ${rate} req/s (half the bare proxy's saturation), Tollway over direct to the mock, p50 / p99 (median of ${ROUNDS} alternating rounds of ${seconds} s; Tollway ${fmt(tr!.p50, 3)} / ${fmt(tr!.p99, 3)}, bare proxy ${fmt(fr!.p50, 3)} / ${fmt(fr!.p99, 3)}, direct ${fmt(dr!.p50, 3)} / ${fmt(dr!.p99, 3)} ms; ${failed} failed) | ${fmt(tr!.p50 - dr!.p50, 3)} / ${fmt(tr!.p99 - dr!.p99, 3)} ms | ≤ 0.15 / ≤ 1 ms |`,
+    `| Added latency at a steady ${ownRate} req/s (half Tollway's own saturation), Tollway over direct to the mock, p50 / p99 (median of ${ROUNDS} alternating rounds of ${seconds} s; Tollway ${fmt(tOwn!.p50, 3)} / ${fmt(tOwn!.p99, 3)}, direct ${fmt(dOwn!.p50, 3)} / ${fmt(dOwn!.p99, 3)} ms; ${dOwn!.failed + tOwn!.failed} failed) | ${fmt(tOwn!.p50 - dOwn!.p50, 3)} / ${fmt(tOwn!.p99 - dOwn!.p99, 3)} ms | — |`,
     `| Added p50 latency at 1 connection, Tollway over the bare proxy (median over ${ONE_CONNECTION_ROUNDS} alternating rounds; p50s ${fmt(one.gatewayP50, 3)} vs ${fmt(one.directP50, 3)} ms) | ${fmt(one.added, 3)} ms | ≤ 0.08 ms |`,
     ...bursts,
   ];
