@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryOneTimeCodes } from '../../src/lib/one-time-codes.js';
 import { MemoryWindowCounters } from '../../src/lib/window-counters.js';
 import { MemoryLimitStore } from '../../src/relay/limits/memory-store.js';
@@ -94,6 +95,14 @@ describe('bounded state under 100,000 distinct caller values', () => {
     },
   );
   const ctx = () => fx.t.runtime.ctx as RelayContext;
+  // Each case on connections of its own: a case's in-process phase (100,000 awaited lookups, no I/O read) can outlast
+  // the server's keep-alive timeout (72 s) on a slow machine, and the next case's POST then went out on a connection
+  // the server had closed while nothing read its close (ECONNRESET).
+  beforeEach(async () => {
+    const previous = getGlobalDispatcher();
+    setGlobalDispatcher(new Agent());
+    await previous.close();
+  });
 
   it(
     'unknown API keys: /v1/models refuses them through the key cache, which stays within its cap while the heap stays flat',
