@@ -6,11 +6,10 @@
 // BURST_TOLLWAY_ENV (`NAME=value,...`) settings; BURST_DUMP_OUTPUT names a file for the proxy's output.
 import { Agent } from 'undici';
 import { processCpuSplit, type Target } from './measure.js';
-import { start, type Proc } from './procs.js';
 import { percentile } from './scale-measure.js';
-import { ROOT, startFloorProxy, startTollway, streamBody } from './targets.js';
+import { startFloorProxy, startTollway } from './targets.js';
+import { startStreamMock, streamCall } from './streams.js';
 import fs from 'node:fs';
-import path from 'node:path';
 
 export const BURST_STREAMS = Number(process.env.BURST_STREAMS ?? 1000);
 const STREAMS = BURST_STREAMS;
@@ -42,44 +41,6 @@ export interface BurstResult {
   kernelPerStartMs?: number;
 }
 
-async function streamMock(): Promise<{ url: string; proc: Proc }> {
-  const env = { STREAM_MOCK_CHUNKS: String(CHUNKS), STREAM_MOCK_CHUNK_MS: String(CHUNK_MS) };
-  const proc = await start(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')],
-    env,
-    /http:\/\/127\.0\.0\.1:\d+/,
-  );
-  return { proc, url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0] };
-}
-
-/** One streamed call read to its end: ms to its first body chunk (0 when it failed) and whether it completed. */
-async function streamCall(client: Agent, t: Target, onFirst = () => {}): Promise<{ firstMs: number; ok: boolean }> {
-  const t0 = performance.now();
-  try {
-    const res = await client.request({
-      origin: t.url,
-      path: t.path,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...t.headers },
-      body: streamBody,
-    });
-    let firstMs = 0;
-    let tail = '';
-    for await (const c of res.body) {
-      if (!firstMs) {
-        firstMs = performance.now() - t0;
-        onFirst();
-      }
-      tail = (tail + (c as Buffer).toString()).slice(-32);
-    }
-    return { firstMs, ok: res.statusCode === 200 && tail.endsWith('[DONE]\n\n') };
-  } catch {
-    onFirst();
-    return { firstMs: 0, ok: false };
-  }
-}
-
 /** Warms `t` up with WARMUP streams, then opens STREAMS at once on fresh connections. */
 export async function burst(t: Target, pid?: number): Promise<BurstResult> {
   for (let i = 0; i < WARMUP_ROUNDS; i++) {
@@ -108,7 +69,7 @@ export async function burst(t: Target, pid?: number): Promise<BurstResult> {
   return {
     p50: percentile(firstMs, 50),
     p99: percentile(firstMs, 99),
-    completed: results.filter((r) => r.ok).length,
+    completed: results.filter((r) => r.complete).length,
     cpuPerStartMs: pid
       ? ((cpuAtLast.user + cpuAtLast.system - cpuAtStart.user - cpuAtStart.system) * 1000) / STREAMS
       : undefined,
@@ -118,7 +79,7 @@ export async function burst(t: Target, pid?: number): Promise<BurstResult> {
 
 /** The burst against one kind of target, each on its own fresh mock. */
 export async function burstOf(kind: 'direct' | 'floor' | 'tollway'): Promise<BurstResult> {
-  const mock = await streamMock();
+  const mock = await startStreamMock(CHUNKS, CHUNK_MS);
   const procs = [mock.proc];
   try {
     if (kind === 'direct')

@@ -18,9 +18,10 @@ import { Agent } from 'undici';
 import { loadSqliteDriver } from '../packages/server/src/db/sqlite-driver.js';
 import { h2Rows, h2Table } from './h2-upstream.js';
 import { processCpuSeconds, type Target } from './measure.js';
-import { start, type Proc } from './procs.js';
+import type { Proc } from './procs.js';
 import { CpuMeter, mb, percentile, RssSampler, rssOf } from './scale-measure.js';
-import { ROOT, startTollway, streamBody } from './targets.js';
+import { ROOT, startTollway } from './targets.js';
+import { startStreamMock, streamCall, type StreamResult } from './streams.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const STREAM_CHUNKS = 10;
@@ -62,16 +63,10 @@ const record = process.argv.includes('--record');
 const procs: Proc[] = [];
 
 /** The streaming mock in its own process with these chunks. */
-async function startStreamMock(chunks: number, chunkMs: number): Promise<{ url: string; pid: number }> {
-  const env = { STREAM_MOCK_CHUNKS: String(chunks), STREAM_MOCK_CHUNK_MS: String(chunkMs) };
-  const proc = await start(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')],
-    env,
-    /http:\/\/127\.0\.0\.1:\d+/,
-  );
+async function startStreamMockProc(chunks: number, chunkMs: number): Promise<{ url: string; pid: number }> {
+  const { url, proc } = await startStreamMock(chunks, chunkMs);
   procs.push(proc);
-  return { url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0], pid: proc.child.pid! };
+  return { url, pid: proc.child.pid! };
 }
 
 /** Tollway on its own SQLite file (read here for billing) against `mockUrl`. */
@@ -81,34 +76,6 @@ async function tollwayOn(mockUrl: string): Promise<{ target: Target; pid: number
   const tw = await startTollway(mockUrl, NODE_ARGS, undefined, { SQLITE_PATH: db, DATA_DIR: dir });
   procs.push(tw.proc);
   return { target: tw.target, pid: tw.proc.child.pid!, db };
-}
-
-interface StreamResult {
-  firstMs: number;
-  complete: boolean;
-}
-
-/** One streamed chat call read to its end: time to its first body chunk, and whether it ended with [DONE]. */
-async function streamCall(client: Agent, t: Target): Promise<StreamResult> {
-  const t0 = performance.now();
-  try {
-    const res = await client.request({
-      origin: t.url,
-      path: t.path,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...t.headers },
-      body: streamBody,
-    });
-    let firstMs = 0;
-    let tail = '';
-    for await (const c of res.body) {
-      if (!firstMs) firstMs = performance.now() - t0;
-      tail = (tail + (c as Buffer).toString()).slice(-64);
-    }
-    return { firstMs, complete: res.statusCode === 200 && tail.endsWith('data: [DONE]\n\n') };
-  } catch {
-    return { firstMs: 0, complete: false };
-  }
 }
 
 /** Consume logs and the user's balance once the writer has committed `calls` logs (or the wait is over). */
@@ -182,7 +149,7 @@ const firstBytes = (results: StreamResult[]) => results.filter((r) => r.firstMs 
  * (they share its cores with Tollway), to read Tollway's own part of the first byte's p99.
  */
 async function directFirstBytes(n: number): Promise<number[]> {
-  const { url } = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
+  const { url } = await startStreamMockProc(STREAM_CHUNKS, STREAM_CHUNK_MS);
   const client = newClient();
   const target: Target = { name: 'direct', url, path: '/v1/chat/completions', headers: {} };
   await Promise.all(Array.from({ length: WARMUP_STREAMS }, () => streamCall(client, target)));
@@ -199,7 +166,7 @@ async function concurrencyRows(): Promise<string[]> {
   ];
   for (const n of SCALES) {
     checkFdLimit(n * FDS_PER_STREAM + FD_SPARE);
-    const mock = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
+    const mock = await startStreamMockProc(STREAM_CHUNKS, STREAM_CHUNK_MS);
     const tw = await tollwayOn(mock.url);
     const startQuota = await startQuotaOf(tw.db);
     const client = newClient();
@@ -234,7 +201,7 @@ async function concurrencyRows(): Promise<string[]> {
 
 async function idleRow(): Promise<string[]> {
   checkFdLimit(IDLE + FD_SPARE);
-  const mock = await startStreamMock(STREAM_CHUNKS, STREAM_CHUNK_MS);
+  const mock = await startStreamMockProc(STREAM_CHUNKS, STREAM_CHUNK_MS);
   const tw = await tollwayOn(mock.url);
   await sleep(IDLE_SETTLE_MS);
   const before = rssOf(tw.pid);
@@ -272,7 +239,7 @@ async function idleRow(): Promise<string[]> {
 }
 
 async function longRow(): Promise<string[]> {
-  const mock = await startStreamMock(LONG_CHUNKS, LONG_CHUNK_MS);
+  const mock = await startStreamMockProc(LONG_CHUNKS, LONG_CHUNK_MS);
   const tw = await tollwayOn(mock.url);
   const startQuota = await startQuotaOf(tw.db);
   const client = new Agent({ headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS });
