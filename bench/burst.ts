@@ -4,15 +4,14 @@
 // direct run's. `node --import tsx bench/burst.ts [direct|floor|tollway ...]` runs some targets only;
 // BURST_TOLLWAY_NODE_ARGS adds node options to Tollway's process (`--cpu-prof --cpu-prof-dir=/tmp/prof`), and
 // BURST_TOLLWAY_ENV (`NAME=value,...`) settings; BURST_DUMP_OUTPUT names a file for the proxy's output.
+import fs from 'node:fs';
 import { Agent } from 'undici';
 import { processCpuSplit, type Target } from './measure.js';
 import { percentile } from './scale-measure.js';
 import { startFloorProxy, startTollway } from './targets.js';
 import { startStreamMock, streamCall } from './streams.js';
-import fs from 'node:fs';
 
 export const BURST_STREAMS = Number(process.env.BURST_STREAMS ?? 1000);
-const STREAMS = BURST_STREAMS;
 /** Streams run first, on connections closed before the burst (JIT, pools). */
 const WARMUP = Number(process.env.BURST_WARMUP ?? 100);
 /** Warm-up rounds, each on new connections; and a pause after them (idle before the burst). */
@@ -41,7 +40,7 @@ export interface BurstResult {
   kernelPerStartMs?: number;
 }
 
-/** Warms `t` up with WARMUP streams, then opens STREAMS at once on fresh connections. */
+/** Warms `t` up with WARMUP streams, then opens BURST_STREAMS at once on fresh connections. */
 export async function burst(t: Target, pid?: number): Promise<BurstResult> {
   for (let i = 0; i < WARMUP_ROUNDS; i++) {
     const warm = new Agent({ connections: null, pipelining: 1 });
@@ -61,9 +60,9 @@ export async function burst(t: Target, pid?: number): Promise<BurstResult> {
   let cpuAtLast = noCpu;
   const cpuAtStart = pid ? processCpuSplit(pid) : noCpu;
   const onFirst = () => {
-    if (++firsts === STREAMS && pid) cpuAtLast = processCpuSplit(pid);
+    if (++firsts === BURST_STREAMS && pid) cpuAtLast = processCpuSplit(pid);
   };
-  const results = await Promise.all(Array.from({ length: STREAMS }, () => streamCall(client, t, onFirst)));
+  const results = await Promise.all(Array.from({ length: BURST_STREAMS }, () => streamCall(client, t, onFirst)));
   await client.close();
   const firstMs = results.filter((r) => r.firstMs > 0).map((r) => r.firstMs);
   return {
@@ -71,9 +70,9 @@ export async function burst(t: Target, pid?: number): Promise<BurstResult> {
     p99: percentile(firstMs, 99),
     completed: results.filter((r) => r.complete).length,
     cpuPerStartMs: pid
-      ? ((cpuAtLast.user + cpuAtLast.system - cpuAtStart.user - cpuAtStart.system) * 1000) / STREAMS
+      ? ((cpuAtLast.user + cpuAtLast.system - cpuAtStart.user - cpuAtStart.system) * 1000) / BURST_STREAMS
       : undefined,
-    kernelPerStartMs: pid ? ((cpuAtLast.system - cpuAtStart.system) * 1000) / STREAMS : undefined,
+    kernelPerStartMs: pid ? ((cpuAtLast.system - cpuAtStart.system) * 1000) / BURST_STREAMS : undefined,
   };
 }
 
@@ -112,7 +111,7 @@ if (import.meta.filename === process.argv[1]) {
         ? ''
         : `, ${r.cpuPerStartMs.toFixed(3)} CPU ms per start (kernel ${r.kernelPerStartMs!.toFixed(3)})`;
     console.log(
-      `${kind}: first byte p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} ms, ${r.completed} of ${STREAMS} completed${cpu}`,
+      `${kind}: first byte p50 ${r.p50.toFixed(1)} / p99 ${r.p99.toFixed(1)} ms, ${r.completed} of ${BURST_STREAMS} completed${cpu}`,
     );
   }
 }
