@@ -117,11 +117,15 @@ describe('the duration of an uploaded audio file', () => {
     expect(Math.abs(cbr - (2000 * 1152) / 44_100) / cbr).toBeLessThan(0.01);
   });
 
-  it('anything else is unknown: an MP4 without its movie header, random bytes, a lone frame sync', () => {
+  it('anything else is unknown: an MP4 without its movie header, random bytes, a lone frame sync, unlike frames', () => {
     expect(
       secondsOf(Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypM4A '), Buffer.alloc(1000)])),
     ).toBeUndefined();
     expect(secondsOf(Buffer.from([0xff, 0xfb, 0x90, 0x00, ...Buffer.alloc(2000, 7)]))).toBeUndefined();
+    // Two syncs a frame apart whose sample rates differ (44.1 then 48 kHz) are not one stream.
+    const unlike = mp3(3);
+    unlike.set([0xff, 0xfb, 0x94, 0x00], FRAME);
+    expect(secondsOf(unlike)).toBeUndefined();
     let found = 0;
     for (let i = 0; i < 200; i++) if (secondsOf(crypto.randomBytes(8192)) !== undefined) found++;
     expect(found).toBe(0);

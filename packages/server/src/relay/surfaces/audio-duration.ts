@@ -74,6 +74,10 @@ const SAMPLE_RATES: Record<number, number[]> = {
 };
 
 interface MpegFrame {
+  /** 3 MPEG-1, 2 MPEG-2, 0 MPEG-2.5. */
+  version: number;
+  /** 1 Layer III, 2 Layer II, 3 Layer I. */
+  layer: number;
   bitrate: number;
   rate: number;
   samples: number;
@@ -100,13 +104,29 @@ function mpegFrame(b: Buffer, at: number): MpegFrame | undefined {
     layer === 3
       ? (Math.floor((12 * bitrate) / rate) + padding) * 4
       : Math.floor(((samples / 8) * bitrate) / rate) + padding;
-  return { bitrate, rate, samples, xingAt: at + 4 + side, length };
+  return { version, layer, bitrate, rate, samples, xingAt: at + 4 + side, length };
 }
 
-/** A frame at `at` followed by another where its length says: a real stream, not two bytes that look like a sync. */
+/** Frames after the first that must follow it, alike, for bytes to count as a stream (those the head holds). */
+const MPEG_FOLLOWING_FRAMES = 2;
+
+/**
+ * A frame at `at` followed by frames of the same version, layer and sample rate where each one's length says (at
+ * least one, and as many of MPEG_FOLLOWING_FRAMES as the head holds): a real stream, not bytes that look like a
+ * sync. Random data passes one such check about once in 10^5 tries, two about once in 10^10.
+ */
 function mpegStream(b: Buffer, at: number): MpegFrame | undefined {
-  const frame = mpegFrame(b, at);
-  return frame && mpegFrame(b, at + frame.length) ? frame : undefined;
+  const first = mpegFrame(b, at);
+  if (!first) return undefined;
+  let next = at + first.length;
+  for (let i = 0; i < MPEG_FOLLOWING_FRAMES; i++) {
+    if (i > 0 && next + 4 > b.length) break;
+    const frame = mpegFrame(b, next);
+    if (!frame || frame.version !== first.version || frame.layer !== first.layer || frame.rate !== first.rate)
+      return undefined;
+    next += frame.length;
+  }
+  return first;
 }
 
 function mp3Seconds(size: number, head: Buffer): number | undefined {
