@@ -113,13 +113,10 @@ export async function clickWhenIdle(button: Locator): Promise<void> {
 }
 
 /**
- * Drops the page's session without the console noticing: it leaves the console first, since a console page still
- * open would meet a 401 and redirect to /login?expired=true, racing the test's next navigation.
- */
-/**
  * Picks the option showing `text` in the antd Select `select` (single choice), and waits until the select shows it.
  * A dropdown still closing from an earlier choice is visible for a moment and would take the click (its option of
  * the same text does nothing then): wait until none is open, and choose again while the select does not show it.
+ * The last attempt's failure to click is the error thrown, so a missing option still names itself.
  */
 export async function chooseOption(page: Page, select: Locator, text: string | RegExp): Promise<void> {
   const shows = async () => {
@@ -134,7 +131,12 @@ export async function chooseOption(page: Page, select: Locator, text: string | R
       .waitFor({ state: 'hidden', timeout: CHOOSE_SETTLE_MS })
       .catch(() => undefined);
     await select.click();
-    await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
+    // A dropdown that closes while the click waits for its option (a re-render of the form, a scroll) would hold
+    // the click for the whole test timeout: the click is bounded and the choice tried again.
+    const last = attempt === CHOOSE_ATTEMPTS - 1;
+    const option = open.locator('.ant-select-item-option').filter({ hasText: text }).first();
+    if (last) await option.click({ timeout: CHOOSE_SETTLE_MS });
+    else await option.click({ timeout: CHOOSE_SETTLE_MS }).catch(() => undefined);
     const chosen = await expect
       .poll(shows, { timeout: CHOOSE_SETTLE_MS })
       .toBe(true)
@@ -149,6 +151,10 @@ export async function chooseOption(page: Page, select: Locator, text: string | R
 const CHOOSE_ATTEMPTS = 3;
 const CHOOSE_SETTLE_MS = 5_000;
 
+/**
+ * Drops the page's session without the console noticing: it leaves the console first, since a console page still
+ * open would meet a 401 and redirect to /login?expired=true, racing the test's next navigation.
+ */
 export async function dropSession(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.clear());
   await page.goto('about:blank');
