@@ -44,7 +44,7 @@ export async function steadyRateLatency(
   body: string,
   rate: number,
   seconds: number,
-): Promise<{ p50: number; p99: number; failed: number }> {
+): Promise<{ p50: number; p99: number; p999: number; max: number; failed: number }> {
   const pool = new Pool(t.url, { connections: CONNECTIONS, pipelining: 1 });
   const total = Math.round(rate * seconds);
   const skip = Math.round(total * RATE_WARMUP_SHARE);
@@ -80,7 +80,13 @@ export async function steadyRateLatency(
   });
   await Promise.all(calls);
   await pool.close();
-  return { p50: percentile(times, 50), p99: percentile(times, 99), failed };
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    p999: percentile(times, 99.9),
+    max: Math.max(...times),
+    failed,
+  };
 }
 
 /** Throughput of `a` over `b` at CONNECTIONS: ROUNDS alternating runs of `seconds`; the median round's figures. */
@@ -105,9 +111,9 @@ async function cpuPerCallUs(sides: { t: Target; pid: number }[], seconds: number
   return runs.map((xs) => percentile(xs, 50));
 }
 
-/** Steady-rate latency of each target: ROUNDS alternating rounds; per target the median round's p50 and p99. */
+/** Steady-rate latency of each target: ROUNDS alternating rounds; per target the median of each percentile. */
 async function steadyRates(targets: Target[], rate: number, seconds: number) {
-  const rounds = targets.map(() => [] as { p50: number; p99: number; failed: number }[]);
+  const rounds = targets.map(() => [] as Awaited<ReturnType<typeof steadyRateLatency>>[]);
   for (let r = 0; r < ROUNDS; r++)
     for (const [i, t] of targets.entries()) rounds[i]!.push(await steadyRateLatency(t, chatBody, rate, seconds));
   return rounds.map((rs) => ({
@@ -117,6 +123,14 @@ async function steadyRates(targets: Target[], rate: number, seconds: number) {
     ),
     p99: percentile(
       rs.map((x) => x.p99),
+      50,
+    ),
+    p999: percentile(
+      rs.map((x) => x.p999),
+      50,
+    ),
+    max: percentile(
+      rs.map((x) => x.max),
       50,
     ),
     failed: rs.reduce((n, x) => n + x.failed, 0),
@@ -185,7 +199,7 @@ export async function floorRows(s: FloorSetup, seconds: number): Promise<string[
     `| Throughput at ${CONNECTIONS} conns, Tollway ÷ bare Node.js proxy, pinned (each proxy on core ${PROXY_CPU}, load generator and mock on core ${LOAD_CPU}; median of ${ROUNDS} alternating rounds of ${seconds} s; ${fmt(pinned.rps[0]!)} vs ${fmt(pinned.rps[1]!)} req/s) | ${fmt(pinned.ratio, 2)} | ≥ 0.7 |`,
     `| CPU per call above the bare proxy's at ${CONNECTIONS} conns, pinned (median of ${CPU_ROUNDS} alternating rounds of ${seconds / 2} s; Tollway ${fmt(cpu[0]!, 1)} µs, bare proxy ${fmt(cpu[1]!, 1)} µs) | ${fmt(cpu[0]! - cpu[1]!, 1)} µs | ≤ 25 µs |`,
     `| Added latency at a steady ${rate} req/s (half the bare proxy's saturation), Tollway over direct to the mock, p50 / p99 (median of ${ROUNDS} alternating rounds of ${seconds} s; Tollway ${fmt(tr!.p50, 3)} / ${fmt(tr!.p99, 3)}, bare proxy ${fmt(fr!.p50, 3)} / ${fmt(fr!.p99, 3)}, direct ${fmt(dr!.p50, 3)} / ${fmt(dr!.p99, 3)} ms; ${failed} failed) | ${fmt(tr!.p50 - dr!.p50, 3)} / ${fmt(tr!.p99 - dr!.p99, 3)} ms | ≤ 0.15 / ≤ 1 ms |`,
-    `| Added latency at a steady ${ownRate} req/s (half Tollway's own saturation), Tollway over direct to the mock, p50 / p99 (median of ${ROUNDS} alternating rounds of ${seconds} s; Tollway ${fmt(tOwn!.p50, 3)} / ${fmt(tOwn!.p99, 3)}, direct ${fmt(dOwn!.p50, 3)} / ${fmt(dOwn!.p99, 3)} ms; ${dOwn!.failed + tOwn!.failed} failed) | ${fmt(tOwn!.p50 - dOwn!.p50, 3)} / ${fmt(tOwn!.p99 - dOwn!.p99, 3)} ms | — |`,
+    `| Added latency at a steady ${ownRate} req/s (half Tollway's own saturation), Tollway over direct to the mock, p50 / p99 (median of ${ROUNDS} alternating rounds of ${seconds} s; Tollway ${fmt(tOwn!.p50, 3)} / ${fmt(tOwn!.p99, 3)} (p99.9 ${fmt(tOwn!.p999, 1)}, max ${fmt(tOwn!.max, 1)}), direct ${fmt(dOwn!.p50, 3)} / ${fmt(dOwn!.p99, 3)} (p99.9 ${fmt(dOwn!.p999, 1)}) ms; ${dOwn!.failed + tOwn!.failed} failed) | ${fmt(tOwn!.p50 - dOwn!.p50, 3)} / ${fmt(tOwn!.p99 - dOwn!.p99, 3)} ms | — |`,
     `| Added p50 latency at 1 connection, Tollway over the bare proxy (median over ${ONE_CONNECTION_ROUNDS} alternating rounds; p50s ${fmt(one.gatewayP50, 3)} vs ${fmt(one.directP50, 3)} ms) | ${fmt(one.added, 3)} ms | ≤ 0.08 ms |`,
     ...bursts,
   ];

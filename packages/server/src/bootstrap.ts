@@ -65,12 +65,15 @@ export interface Runtime {
 export async function createRuntime(config: Config, log: Logger, opts: { db?: Db; logDb?: Db } = {}): Promise<Runtime> {
   const stopObservability = startObservability(config, log);
   const redis = config.redisConnString ? await connectRedis(config.redisConnString) : undefined;
-  const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath));
+  const checkpointWarnings = (message: string) => log.warn(message);
+  const db = opts.db ?? (await connectDatabase(config.sqlDsn, config.sqlitePath, 'SQL_DSN', checkpointWarnings));
   const applied = await migrateToLatest(db);
   if (applied.length) log.info({ applied, dialect: db.dialect }, 'migrations applied');
   // LOG_SQL_DSN: the logs table lives in its own database (the same migrations run there; only logs and the
   // writer's batch markers are used in it).
-  const logDb = opts.logDb ?? (config.logSqlDsn ? await connectDatabase(config.logSqlDsn, '') : db);
+  const logDb =
+    opts.logDb ??
+    (config.logSqlDsn ? await connectDatabase(config.logSqlDsn, '', 'LOG_SQL_DSN', checkpointWarnings) : db);
   if (logDb !== db) {
     const logApplied = await migrateToLatest(logDb);
     if (logApplied.length) log.info({ applied: logApplied, dialect: logDb.dialect }, 'log database migrations applied');

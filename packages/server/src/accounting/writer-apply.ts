@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { DialectName } from '../db/connect.js';
+import type { TimeSlicer } from '../lib/time-slice.js';
 import type { Database, LogsTable } from '../db/schema.js';
 import type { LedgerRecord } from './ledger.js';
 import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
@@ -49,6 +50,8 @@ export interface BatchParts {
   sqlite?: SqliteBatchStatements;
   /** The logs go to PostgreSQL: as one JSON parameter per statement instead of a parameter per cell. */
   postgresLogs?: boolean;
+  /** On SQLite (a synchronous driver): gives the event loop a turn between statements, the transaction open. */
+  slicer?: TimeSlicer;
 }
 
 /**
@@ -78,8 +81,9 @@ export async function applyBatch(
   }
   const logs = records.flatMap((r) => (r.log ? [r.log] : []));
   if (parts.counters) await applyCounters(trx, records, logs, parts.hourly, fast);
+  await parts.slicer?.due();
   if (parts.logs) {
-    if (fast) fast.insertLogs(logs);
+    if (fast) await fast.insertLogs(logs, parts.slicer);
     else if (parts.postgresLogs) await insertLogsPostgres(trx, logs);
     else
       for (let i = 0; i < logs.length; i += LOG_ROWS_PER_INSERT) {

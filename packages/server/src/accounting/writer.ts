@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
+import { TimeSlicer } from '../lib/time-slice.js';
 import { nowSeconds } from '../lib/time.js';
 import { Journal, recordLine, Segment, type JournalFsync } from './journal.js';
 import { readJournal } from './journal-recovery.js';
@@ -48,6 +49,12 @@ const MAX_RETRY_DELAY_MS = 30_000;
 const FIRST_RETRY_DELAY_MS = 250;
 const DEFAULT_CARRY_OPEN_CALLS_AFTER_MS = 5_000;
 const STOP_RETRY_MS = 200;
+/**
+ * On SQLite a batch runs on the event loop (its driver is synchronous): a slice this long, then the loop's I/O gets a
+ * turn, so calls in flight wait at most about this long for a batch instead of its whole length (a 140-row batch
+ * took 2–13 ms, the added p99 of a steady load).
+ */
+const SQLITE_SLICE_MS = 1;
 
 interface OpenCall {
   segment: Segment;
@@ -129,6 +136,7 @@ export class DurableWriter {
     const logDb = this.opts.logDb ?? this.db;
     const dropped: WriteRecord[] = [];
     const sqlite = this.db.sqlite && sqliteBatchStatements(this.db.sqlite);
+    const slicer = this.db.sqlite || logDb.sqlite ? new TimeSlicer(SQLITE_SLICE_MS) : undefined;
     const report = (applied: boolean) => {
       if (dropped.length) this.opts.onDropped?.(dropped);
       return applied;
@@ -144,7 +152,7 @@ export class DurableWriter {
               batch.id,
               batch.records,
               now,
-              { counters: true, logs: true, hourly, sqlite, postgresLogs },
+              { counters: true, logs: true, hourly, sqlite, postgresLogs, slicer },
               dropped,
             ),
           ),
@@ -152,7 +160,7 @@ export class DurableWriter {
     const counted = await this.db.kysely
       .transaction()
       .execute((trx) =>
-        applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite }, dropped),
+        applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite, slicer }, dropped),
       );
     const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
     const logged = await logDb.kysely.transaction().execute((trx) =>
@@ -161,6 +169,7 @@ export class DurableWriter {
         logs: true,
         sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite),
         postgresLogs,
+        slicer,
       }),
     );
     return report(counted) || logged;

@@ -5,7 +5,8 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { ConfigError, GO_MYSQL_DSN } from '../config.js';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../lib/private-files.js';
 import type { Database } from './schema.js';
-import { loadSqliteDriver } from './sqlite-driver.js';
+import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
+import { loadSqliteDriver, sqliteDriverPackage } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
@@ -94,7 +95,8 @@ async function createMysql(dsn: string): Promise<Db> {
   return { kysely, dialect: 'mysql', describe: 'mysql', close: () => kysely.destroy(), poolStats };
 }
 
-async function createSqlite(file: string): Promise<Db> {
+/** With `checkpointWarnings`, a file database's WAL checkpoints run in a worker thread (db/sqlite-checkpointer.ts). */
+async function createSqlite(file: string, checkpointWarnings?: (message: string) => void): Promise<Db> {
   const Sqlite = await loadSqliteDriver();
   // A new database file is created owner-only; SQLite gives its -wal and -shm files the same permissions.
   if (file !== ':memory:') {
@@ -107,11 +109,27 @@ async function createSqlite(file: string): Promise<Db> {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { kysely, dialect: 'sqlite', describe: 'sqlite', close: () => kysely.destroy(), sqlite: database };
+  const checkpointer =
+    checkpointWarnings && file !== ':memory:'
+      ? startSqliteCheckpointer(database, file, sqliteDriverPackage(), checkpointWarnings)
+      : undefined;
+  const close = async () => {
+    await checkpointer?.stop();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'sqlite', describe: 'sqlite', close, sqlite: database };
 }
 
-/** Opens the database named by a DSN (empty: SQLite at sqlitePath) and checks that it answers. */
-export async function connectDatabase(dsn: string, sqlitePath: string, variable = 'SQL_DSN'): Promise<Db> {
+/**
+ * Opens the database named by a DSN (empty: SQLite at sqlitePath) and checks that it answers. `checkpointWarnings`
+ * (the server's own databases): SQLite's WAL checkpoints run off the event loop, failures reported there.
+ */
+export async function connectDatabase(
+  dsn: string,
+  sqlitePath: string,
+  variable = 'SQL_DSN',
+  checkpointWarnings?: (message: string) => void,
+): Promise<Db> {
   let db: Db;
   if (dsn.startsWith('postgres://') || dsn.startsWith('postgresql://')) db = await createPostgres(dsn);
   else if (dsn.startsWith('mysql://') || dsn.startsWith('mariadb://') || GO_MYSQL_DSN.test(dsn))
@@ -119,7 +137,7 @@ export async function connectDatabase(dsn: string, sqlitePath: string, variable 
   else {
     const file = dsn ? dsn.replace(/^(sqlite|file):(\/\/)?/, '') : sqlitePath;
     try {
-      db = await createSqlite(file);
+      db = await createSqlite(file, checkpointWarnings);
     } catch (err) {
       throw new ConfigError(
         dsn ? variable : 'SQLITE_PATH',

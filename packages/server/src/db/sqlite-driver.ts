@@ -16,6 +16,11 @@ export function usesLegacySqliteDriver(nodeVersion = process.versions.node): boo
 
 let loaded: Promise<SqliteDriver> | undefined;
 
+/** The package name of the driver line for the running Node.js. */
+export function sqliteDriverPackage(): string {
+  return usesLegacySqliteDriver() ? LEGACY_PACKAGE : 'better-sqlite3';
+}
+
 export function loadSqliteDriver(): Promise<SqliteDriver> {
   loaded ??= (usesLegacySqliteDriver() ? import(LEGACY_PACKAGE) : import('better-sqlite3')).then(
     (mod: { default: SqliteDriver }) => mod.default,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { sqliteBatchStatements } from '../../src/accounting/writer-sqlite.js';
+import { TimeSlicer } from '../../src/lib/time-slice.js';
+import { DbAnswerStore } from '../../src/relay/cache/db-store.js';
 import { upsertHourlyUsage, type HourlyUsage } from '../../src/accounting/writer-hourly.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { logRow } from '../support/log-row.js';
@@ -65,12 +67,82 @@ describe('SQLite writer statements', () => {
     const fast = sqliteBatchStatements(d.db.sqlite!);
     await expect(
       d.db.kysely.transaction().execute(async () => {
-        fast.insertLogs([logRow({ request_id: 'rolled-back' })]);
+        await fast.insertLogs([logRow({ request_id: 'rolled-back' })]);
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
     expect(await d.db.kysely.selectFrom('logs').select('id').where('request_id', '=', 'rolled-back').execute()).toEqual(
       [],
     );
+  });
+
+  it('sliced, give the event loop turns inside the transaction: another query waits for the commit, a rollback undoes every slice', async () => {
+    const fast = sqliteBatchStatements(d.db.sqlite!);
+    const count = async (prefix: string) =>
+      (
+        await d.db.kysely
+          .selectFrom('logs')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('request_id', 'like', `${prefix}%`)
+          .executeTakeFirstOrThrow()
+      ).n;
+    const rows = (prefix: string) => Array.from({ length: 100 }, (_, i) => logRow({ request_id: `${prefix}${i}` }));
+    // Counts the event loop's turns (one tick per check phase) while the batch runs.
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    let seenMidway: number | undefined;
+    let turnsDuring = 0;
+    try {
+      await d.db.kysely.transaction().execute(async () => {
+        // A budget of 0: a turn after every statement (100 rows: 32 + 32 + 32 + 8 + 1 × 4, eight statements).
+        setImmediate(tick);
+        const inserting = fast.insertLogs(rows('sliced'), new TimeSlicer(0));
+        // Issued while the batch yields: Kysely's one SQLite connection is the transaction's until it commits.
+        void count('sliced').then((n) => (seenMidway = n));
+        await inserting;
+        turnsDuring = turns;
+        expect(seenMidway).toBeUndefined();
+      });
+    } finally {
+      ticking = false;
+    }
+    // Eight statements, a turn after each (the last one's continuation may run before the tick).
+    expect(turnsDuring).toBeGreaterThanOrEqual(7);
+    await expect.poll(() => seenMidway).toBe(100);
+    expect(await count('sliced')).toBe(100);
+
+    await expect(
+      d.db.kysely.transaction().execute(async () => {
+        await fast.insertLogs(rows('undone'), new TimeSlicer(0));
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await count('undone')).toBe(0);
+  });
+
+  it('an answer cached while a batch yields stays out of its transaction: the batch’s rollback keeps it', async () => {
+    const store = new DbAnswerStore(d.db);
+    const answer = {
+      model: 'gpt-4o-mini',
+      status: 200,
+      contentType: 'application/json',
+      body: '{"ok":true}',
+      usage: { promptTokens: 3, completionTokens: 5, reported: true },
+      expiresAt: Date.now() + 60_000,
+    };
+    let stored: Promise<unknown> | undefined;
+    await expect(
+      d.db.kysely.transaction().execute(async () => {
+        stored = store.put('kept-through-rollback', answer, 100);
+        await new Promise((resolve) => setImmediate(resolve));
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    await stored;
+    expect((await store.get('kept-through-rollback', Date.now()))?.body).toBe('{"ok":true}');
   });
 });

@@ -54,7 +54,9 @@ export class DbAnswerStore implements AnswerStore {
       created_at: Math.floor(Date.now() / 1000),
       expires_at: toSeconds(a.expiresAt),
     };
-    if (this.sqlite) {
+    // A transaction open on SQLite's one connection (the writer's batch, between its slices) would take a write on
+    // the handle as its own, and undo it with a rollback: the answer then goes through Kysely, after the commit.
+    if (this.sqlite && !this.db.sqlite!.inTransaction) {
       if (this.sqlite.write(key, values) && this.rows !== undefined) this.rows++;
     } else
       try {
