@@ -199,9 +199,10 @@ for (const f of dumps) {
   }
 }
 /**
- * Instructions in the event loop's timers phase (uv__run_timers, inclusive): where the writer applies its batches.
- * How many calls share a batch follows wall-clock time (the load on the machine), so the count outside the timers is
- * the figure to compare between runs.
+ * Instructions in the event loop's timers phase (uv__run_timers, inclusive): where the writer's batches start. On
+ * SQLite a batch runs in slices of about 1 ms, the later ones from the check phase (setImmediate): the timers phase
+ * holds each batch's first slice, all of a small batch. How many calls share a batch follows wall-clock time (the
+ * load on the machine), so compare runs with similar calls per batch.
  */
 function timersPhase(dump: string): number {
   const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', dump], {
@@ -216,5 +217,5 @@ const per = (n: number) => Math.round(n / calls).toLocaleString('en');
 console.log(
   `${mode} on ${where}${rev ? ` at ${rev}` : ''}: ${calls} calls; instructions per call ${per(main)} on the main thread, ${per(total)} in all threads; ` +
     `about ${batches} writer batches in the window (${batches ? Math.round(calls / batches) : '—'} calls per batch); ` +
-    `${per(main - timers)} per call on the main thread outside the timers phase (the writer's batches: ${per(timers)})`,
+    `${per(main - timers)} per call on the main thread outside the timers phase (the writer's batches' first slices: ${per(timers)})`,
 );
