@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -15,6 +16,31 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const PAGE_ACTION_TIMEOUT_MS = 30_000;
 /** How long the server may take to start: 34–46 s were seen beside four other people's runs (load average 30–40). */
 const SERVER_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Headless Chromium (156) preloads the address bar's WebUI popups (chrome://omnibox-popup.top-chrome) in a renderer
+ * of their own for every window, and every browser context is a window: 13-16 s of that renderer's CPU for ten
+ * contexts opening the login page (about 1.4 s each), for popups no test opens. settings-admin (5 contexts): 90-101 s
+ * of CPU for the file with them, 80-82 s without.
+ */
+const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
+/**
+ * The --disable-features switch for Chromium: Playwright's own list with the omnibox popups added. Chromium keeps
+ * only the last --disable-features it is given, so a second switch would drop Playwright's list (PaintHolding,
+ * HttpsUpgrades and the rest); Playwright exports no such list, so it is read from its bundle. Should a Playwright
+ * version lay it out otherwise, Playwright's switch stays alone and the run is only slower, with a warning.
+ */
+function disableFeaturesSwitch(): string[] {
+  const bundle = fs.readFileSync(createRequire(import.meta.url).resolve('playwright-core/lib/coreBundle'), 'utf8');
+  const list = /\bdisabledFeatures = \[([^\]]*)\]/.exec(bundle)?.[1];
+  const own = [...(list ?? '').matchAll(/^\s*"(\w+)",?$/gm)].map((m) => m[1]!);
+  if (own.length === 0) {
+    console.warn("harness: Playwright's disabled Chromium features not found; the omnibox popups stay preloaded");
+    return [];
+  }
+  return [`--disable-features=${[...own, ...OMNIBOX_POPUP_FEATURES].join(',')}`];
+}
 
 export interface Harness {
   baseUrl: string;
@@ -65,6 +91,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...disableFeaturesSwitch(),
     ],
   });
   return {
