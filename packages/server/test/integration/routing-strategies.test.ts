@@ -12,7 +12,11 @@ import { dropRedisKeys, newRedisPrefix, TEST_REDIS } from '../support/redis.js';
  */
 const FAST_MS = 2;
 const SLOW_MS = 60;
-const LONG_MS = 400;
+/**
+ * The long calls' upstream time: longer than it takes a loaded machine to start all PARALLEL_LONG_CALLS of them
+ * (CI on 2 busy cores once had 6 of 30 in flight after 200 ms), so they are all in flight together.
+ */
+const LONG_MS = 1_000;
 /** Weighted 3:1 over WEIGHTED_CALLS calls: the heavy channel's count within 4 binomial standard deviations. */
 const WEIGHTED_CALLS = 200;
 const HEAVY_SHARE = 0.75;
@@ -135,10 +139,13 @@ describe.each(setups)('routing strategies on $name', ({ dialect, redis }) => {
 
   it('least_inflight spreads parallel long calls evenly despite skewed weights; the in-flight gauge counts them', async () => {
     const running = calls('rs-inflight', PARALLEL_LONG_CALLS, PARALLEL_LONG_CALLS);
-    // While they run, the gauge shows them in flight.
-    await new Promise((r) => setTimeout(r, LONG_MS / 2));
-    const inflight = await Promise.all(['long-a', 'long-b', 'long-c'].map((c) => gauge('tollway_channel_inflight', c)));
-    expect(inflight.reduce((a, b) => a! + b!, 0)).toBe(PARALLEL_LONG_CALLS);
+    // While they run, the gauge shows them all in flight (once the last one has started).
+    const inflight = async () =>
+      (await Promise.all(['long-a', 'long-b', 'long-c'].map((c) => gauge('tollway_channel_inflight', c)))).reduce(
+        (a, b) => a! + b!,
+        0,
+      );
+    await expect.poll(inflight, { timeout: LONG_MS * 0.8, interval: 20 }).toBe(PARALLEL_LONG_CALLS);
     await running;
     const counts = ['long-a', 'long-b', 'long-c'].map(hits);
     expect(counts.reduce((a, b) => a + b)).toBe(PARALLEL_LONG_CALLS);
