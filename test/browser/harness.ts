@@ -124,6 +124,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
 /** Logs in through the login form and waits until the app has left /login. */
 export async function login(page: Page, who: { username: string; password: string }): Promise<void> {
   await page.goto('/login');
+  await submitLogin(page, who);
+}
+
+/** Fills and submits the login form of a page already on /login; waits until the app has left /login. */
+export async function submitLogin(page: Page, who: { username: string; password: string }): Promise<void> {
   await page.getByTestId('login-username').fill(who.username);
   await page.getByTestId('login-password').fill(who.password);
   await page.getByTestId('login-submit').click();

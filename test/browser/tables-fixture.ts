@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs as api, loginSession, setUpRoot, type Session } from './api-session.js';
-import { login, PAGE_ACTION_TIMEOUT_MS, privateConsole, startHarness, type Harness } from './harness.js';
+import { PAGE_ACTION_TIMEOUT_MS, privateConsole, startHarness, submitLogin, type Harness } from './harness.js';
 
 export const ROOT = { username: 'tblroot', password: 'tbl-root-pass-1' };
 export const USER = { username: 'tbluser', password: 'tbl-user-pass-1' };
@@ -90,11 +90,14 @@ export async function seedTables(h: Harness, root: Session): Promise<MockUpstrea
 /** How long the first load of the console may take on a loaded machine. */
 const FIRST_LOAD_MS = 30_000;
 
-/** Signs in through the login form, first waiting for the form: the first load can be slow on a loaded machine. */
+/**
+ * Signs in through the login form, first waiting for the form: the first load can be slow on a loaded machine. The
+ * form is filled on the page that waited for it (login() would load /login a second time).
+ */
 export async function signIn(page: Page, who: { username: string; password: string }): Promise<void> {
   await page.goto('/login');
   await page.getByTestId('login-username').waitFor({ timeout: FIRST_LOAD_MS });
-  await login(page, who);
+  await submitLogin(page, who);
 }
 
 /** A signed-in page of `who` in `lang` at `viewport`; the storage state of one login is reused across contexts. */
