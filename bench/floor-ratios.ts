@@ -116,23 +116,16 @@ async function steadyRates(targets: Target[], rate: number, seconds: number) {
   const rounds = targets.map(() => [] as Awaited<ReturnType<typeof steadyRateLatency>>[]);
   for (let r = 0; r < ROUNDS; r++)
     for (const [i, t] of targets.entries()) rounds[i]!.push(await steadyRateLatency(t, chatBody, rate, seconds));
+  const median = (rs: Awaited<ReturnType<typeof steadyRateLatency>>[], key: 'p50' | 'p99' | 'p999' | 'max') =>
+    percentile(
+      rs.map((x) => x[key]),
+      50,
+    );
   return rounds.map((rs) => ({
-    p50: percentile(
-      rs.map((x) => x.p50),
-      50,
-    ),
-    p99: percentile(
-      rs.map((x) => x.p99),
-      50,
-    ),
-    p999: percentile(
-      rs.map((x) => x.p999),
-      50,
-    ),
-    max: percentile(
-      rs.map((x) => x.max),
-      50,
-    ),
+    p50: median(rs, 'p50'),
+    p99: median(rs, 'p99'),
+    p999: median(rs, 'p999'),
+    max: median(rs, 'max'),
     failed: rs.reduce((n, x) => n + x.failed, 0),
   }));
 }
