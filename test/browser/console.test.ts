@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, logout, pageApi, startHarness, type Harness } from './harness.js';
+import { fillSettled, login, logout, pageApi, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'alice', password: 'alice-pass-123' };
@@ -47,9 +47,9 @@ describe('console foundation in Chromium', () => {
   it('creates a user in user management', async () => {
     await page.goto('/admin/users');
     await page.getByTestId('users-add').click();
-    await page.getByTestId('user-form-username').last().fill(USER.username);
-    await page.getByTestId('user-form-display-name').last().fill('Alice');
-    await page.getByTestId('user-form-password').last().fill(USER.password);
+    await fillSettled(page.getByTestId('user-form-username').last(), USER.username);
+    await fillSettled(page.getByTestId('user-form-display-name').last(), 'Alice');
+    await fillSettled(page.getByTestId('user-form-password').last(), USER.password);
     await h.shot(page, '03-users-add-drawer');
     await page.getByTestId('user-form-submit').last().click();
     await page.getByRole('cell', { name: USER.username, exact: false }).first().waitFor();

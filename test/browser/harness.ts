@@ -145,6 +145,19 @@ export async function clickWhenIdle(button: Locator): Promise<void> {
 }
 
 /**
+ * Fills `input` until it holds `text`. A drawer still opening moves the focus into its panel (antd's focus trap, when
+ * its animation ends): on a loaded machine that landed inside a fill once and the typed username was lost.
+ */
+export async function fillSettled(input: Locator, text: string): Promise<void> {
+  await expect
+    .poll(async () => {
+      await input.fill(text);
+      return input.inputValue();
+    })
+    .toBe(text);
+}
+
+/**
  * Picks the option showing `text` in the antd Select `select` (single choice), and waits until the select shows it.
  * A dropdown still closing from an earlier choice is visible for a moment and would take the click (its option of
  * the same text does nothing then): wait until none is open, and choose again while the select does not show it.
