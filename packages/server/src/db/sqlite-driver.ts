@@ -22,7 +22,7 @@ export function sqliteDriverPackage(): string {
 }
 
 export function loadSqliteDriver(): Promise<SqliteDriver> {
-  loaded ??= (usesLegacySqliteDriver() ? import(LEGACY_PACKAGE) : import('better-sqlite3')).then(
+  loaded ??= import(sqliteDriverPackage()).then(
     (mod: { default: SqliteDriver }) => mod.default,
     (err: Error) => {
       throw new Error(
