@@ -82,7 +82,6 @@ export class DurableWriter {
   private failures = 0;
   private stopped = false;
   private callsDrained: (() => void) | undefined;
-  private readonly unlinking = new Set<Promise<void>>();
   /** When the oldest record not committed yet was queued (0: none), at most one batch early. */
   private pendingSince = 0;
 
@@ -361,13 +360,10 @@ export class DurableWriter {
       );
       if (!synced) return;
     }
-    for (const segment of done) {
-      // Off the event loop: the segment is done, and a crash before the unlink only replays it as applied.
-      const unlinking = fs.promises.unlink(segment.file).catch(() => undefined);
-      this.unlinking.add(unlinking);
-      void unlinking.finally(() => this.unlinking.delete(unlinking));
-    }
     this.segments.splice(0, done.length);
+    // Off the event loop: the segment is done, and a crash before the unlink only replays it as applied. The
+    // flush ends when the files are gone, so a caller of flush() (or stop) never sees an applied segment linger.
+    await Promise.all(done.map((segment) => fs.promises.unlink(segment.file).catch(() => undefined)));
   }
 
   /**
@@ -405,7 +401,6 @@ export class DurableWriter {
       );
       return;
     }
-    await Promise.all(this.unlinking);
     for (const s of [...this.segments, journal.active]) if (s) fs.rmSync(s.file, { force: true });
     this.segments = [];
   }

@@ -124,10 +124,13 @@ describe.each(dialects)('writer once-per-row records on %s', (dialect) => {
     const before = await quota();
     const task = await newTask();
     const jdir = path.join(dir, 'b');
-    const first = new DurableWriter(d.db, { dataDir: jdir, log });
+    // The "dead" writer never flushes on its own: a crashed process does nothing more to the journal.
+    const first = new DurableWriter(d.db, { dataDir: jdir, log, flushIntervalMs: 3_600_000 });
     await first.start();
     first.enqueue(rec(task, PRICE, 'charge_batch', 'b-charge'));
     await first.flush();
+    // The flush ends with the applied segment deleted: nothing of the dead writer races the restart's read.
+    expect(fs.existsSync(path.join(jdir, 'journal', '000000000000.jsonl'))).toBe(false);
     // The refund is durable (an open call's line) but never applied: the process dies here.
     await first.begin('refund-b', rec(task, -PRICE, 'refund_batch', 'b-refund'));
     const second = new DurableWriter(d.db, { dataDir: jdir, log });
