@@ -39,3 +39,26 @@ function sameColumns(row: Insertable<LogsTable>, columns: readonly string[]): bo
   }
   return i === columns.length;
 }
+
+/** Rows of one column list, their values flattened in order: `count` rows of `columns.length` values each. */
+export interface FlatRun {
+  key: string;
+  columns: string[];
+  values: unknown[];
+  count: number;
+}
+
+/** `columnRuns` with each run's values flattened (a statement's parameters, or a message to a worker). */
+export function flatRuns(rows: Insertable<LogsTable>[]): FlatRun[] {
+  return columnRuns(rows).map((run) => {
+    const values: unknown[] = [];
+    const width = run.columns.length;
+    for (const row of run.rows) {
+      // A row with no undefined cell has exactly the run's columns, in order: its values as they are.
+      const own = Object.values(row);
+      if (own.length === width) for (let i = 0; i < width; i++) values.push(own[i]);
+      else for (const c of run.columns) values.push(row[c as keyof typeof row]);
+    }
+    return { key: run.key, columns: run.columns, values, count: run.rows.length };
+  });
+}

@@ -3,6 +3,7 @@ import type { DialectName } from '../db/connect.js';
 import type { TimeSlicer } from '../lib/time-slice.js';
 import type { Database, LogsTable } from '../db/schema.js';
 import type { LedgerRecord } from './ledger.js';
+import { owedLogsMarker } from './sqlite-log-worker.js';
 import { hourlyUsage, upsertHourlyUsage } from './writer-hourly.js';
 import { claimOnce, type OnceClaim } from './writer-once.js';
 import type { SqliteBatchStatements } from './writer-sqlite.js';
@@ -44,6 +45,11 @@ export interface BatchParts {
   counters: boolean;
   /** The log rows. */
   logs: boolean;
+  /**
+   * The log rows go in a transaction of their own afterwards (SQLite's log worker): the counters' transaction records
+   * that they are owed (sqlite-log-worker.ts), and only then.
+   */
+  owedLogs?: boolean;
   /** The main database's dialect when the data dashboard is on: the consume logs' sums go to quota_data. */
   hourly?: DialectName;
   /** On SQLite: prepared statements on the transaction's own handle, used instead of Kysely's built queries. */
@@ -93,8 +99,11 @@ export async function applyBatch(
           .execute();
       }
   }
-  if (fast) fast.recordBatch(batchId, now);
-  else await trx.insertInto('writer_batches').values({ id: batchId, applied_at: now }).execute();
+  const ids = parts.owedLogs && logs.length ? [batchId, owedLogsMarker(batchId)] : [batchId];
+  for (const id of ids) {
+    if (fast) fast.recordBatch(id, now);
+    else await trx.insertInto('writer_batches').values({ id, applied_at: now }).execute();
+  }
   return true;
 }
 

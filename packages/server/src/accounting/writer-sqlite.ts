@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { TimeSlicer } from '../lib/time-slice.js';
 import type { HourlyUsage } from './writer-hourly.js';
-import { columnRuns } from './log-rows.js';
+import { flatRuns } from './log-rows.js';
 
 /**
  * The writer's statements on SQLite, prepared once per database and run on its handle inside the batch's Kysely
@@ -32,6 +32,10 @@ export class SqliteBatchStatements {
 
   recordBatch(id: string, appliedAt: number): void {
     this.statement('INSERT INTO writer_batches (id, applied_at) VALUES (?, ?)').run(id, appliedAt);
+  }
+
+  forgetBatch(id: string): void {
+    this.statement('DELETE FROM writer_batches WHERE id = ?').run(id);
   }
 
   /** `spent` leaves the wallet; `used` (the same, or a plan's charge) counts as the user's usage. */
@@ -75,17 +79,7 @@ export class SqliteBatchStatements {
    * once a slice has run its budget (the batch's transaction stays open meanwhile).
    */
   async insertLogs(rows: Insertable<LogsTable>[], slicer?: TimeSlicer): Promise<void> {
-    for (const run of columnRuns(rows)) {
-      const values: unknown[] = [];
-      const width = run.columns.length;
-      for (const row of run.rows) {
-        // A row with no undefined cell has exactly the run's columns, in order: its values as they are.
-        const own = Object.values(row);
-        if (own.length === width) for (let i = 0; i < width; i++) values.push(own[i]);
-        else for (const c of run.columns) values.push(row[c as keyof typeof row]);
-      }
-      await this.insertGroup(run.columns, run.key, values, run.rows.length, slicer);
-    }
+    for (const run of flatRuns(rows)) await this.insertGroup(run.columns, run.key, run.values, run.count, slicer);
   }
 
   /** `count` rows of `columns`, their values flattened in `values`, in as few cached statements as the chunk sizes allow. */

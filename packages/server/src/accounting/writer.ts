@@ -3,14 +3,12 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
 import { PRIVATE_DIR_MODE } from '../lib/private-files.js';
-import { TimeSlicer } from '../lib/time-slice.js';
-import { nowSeconds } from '../lib/time.js';
 import { Journal, recordLine, Segment, type JournalFsync } from './journal.js';
 import { readJournal } from './journal-recovery.js';
-import { applyBatch, type WriteRecord } from './writer-apply.js';
+import type { WriteRecord } from './writer-apply.js';
+import { commitBatch, type WriterBatch } from './writer-commit.js';
+import { SqliteLogWorker } from './sqlite-log-worker.js';
 import { replayLegacyJournal } from './writer-legacy.js';
-import { stampedBy } from './writer-once.js';
-import { sqliteBatchStatements } from './writer-sqlite.js';
 
 export type { WriteRecord } from './writer-apply.js';
 
@@ -19,6 +17,11 @@ export interface WriterOptions {
   dataDir: string;
   /** The database of the logs table when it has its own (LOG_SQL_DSN); the main database when absent. */
   logDb?: Db;
+  /**
+   * On a SQLite file (logs in the same database), the thread that inserts the log rows (sqlite-log-worker.ts): one
+   * started by the writer when absent, none with false (the batch's one transaction on the event loop).
+   */
+  logWorker?: SqliteLogWorker | false;
   flushIntervalMs?: number;
   maxBatch?: number;
   /** When journal lines reach the disk itself; 'interval' (default) every `fsyncIntervalMs`. */
@@ -49,12 +52,6 @@ const MAX_RETRY_DELAY_MS = 30_000;
 const FIRST_RETRY_DELAY_MS = 250;
 const DEFAULT_CARRY_OPEN_CALLS_AFTER_MS = 5_000;
 const STOP_RETRY_MS = 200;
-/**
- * On SQLite a batch runs on the event loop (its driver is synchronous): a slice this long, then the loop's I/O gets a
- * turn, so calls in flight wait at most about this long for a batch instead of its whole length (a 140-row batch
- * took 2–13 ms, the added p99 of a steady load).
- */
-const SQLITE_SLICE_MS = 1;
 
 interface OpenCall {
   segment: Segment;
@@ -80,6 +77,7 @@ export class DurableWriter {
   private readonly between: (() => Promise<void>)[] = [];
   private readonly journalDir: string;
   private failures = 0;
+  private logWorker: SqliteLogWorker | undefined;
   private stopped = false;
   private callsDrained: (() => void) | undefined;
   /** When the oldest record not committed yet was queued (0: none), at most one batch early. */
@@ -95,6 +93,9 @@ export class DurableWriter {
   /** Applies what a previous run left (its journal), then opens a fresh segment; returns the records applied. */
   async start(): Promise<number> {
     fs.mkdirSync(this.opts.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const ownLogs = !this.opts.logDb || this.opts.logDb === this.db;
+    if (ownLogs && this.db.sqlite && this.opts.logWorker !== false)
+      this.logWorker = this.opts.logWorker || SqliteLogWorker.start(this.db.sqlite, (m) => this.opts.log.warn(m));
     let replayed = await replayLegacyJournal(this.opts.dataDir, (b) => this.apply(b), this.opts.log);
     const left = readJournal(this.journalDir);
     for (const batch of left.batches)
@@ -124,54 +125,13 @@ export class DurableWriter {
     return this.opts.hourlyUsage?.() ?? false;
   }
 
-  /**
-   * Applies a batch in one transaction, or with a separate log database in two (counters first, then logs),
-   * each recording the batch id in its own database: a batch half applied before a failure or crash has only
-   * its other half applied on retry or replay. True when anything was applied.
-   */
-  private async apply(batch: { id: string; records: WriteRecord[]; hourly?: boolean }): Promise<boolean> {
-    const now = nowSeconds();
-    const hourly = batch.hourly ? this.db.dialect : undefined;
-    const logDb = this.opts.logDb ?? this.db;
+  /** Applies a batch (writer-commit.ts); reports the copies it dropped. True when anything was applied. */
+  private async apply(batch: WriterBatch): Promise<boolean> {
     const dropped: WriteRecord[] = [];
-    const sqlite = this.db.sqlite && sqliteBatchStatements(this.db.sqlite);
-    const slicer = this.db.sqlite || logDb.sqlite ? new TimeSlicer(SQLITE_SLICE_MS) : undefined;
-    const report = (applied: boolean) => {
-      if (dropped.length) this.opts.onDropped?.(dropped);
-      return applied;
-    };
-    const postgresLogs = logDb.dialect === 'postgres';
-    if (logDb === this.db)
-      return report(
-        await this.db.kysely
-          .transaction()
-          .execute((trx) =>
-            applyBatch(
-              trx,
-              batch.id,
-              batch.records,
-              now,
-              { counters: true, logs: true, hourly, sqlite, postgresLogs, slicer },
-              dropped,
-            ),
-          ),
-      );
-    const counted = await this.db.kysely
-      .transaction()
-      .execute((trx) =>
-        applyBatch(trx, batch.id, batch.records, now, { counters: true, logs: false, hourly, sqlite, slicer }, dropped),
-      );
-    const kept = await stampedBy(this.db.kysely, batch.id, batch.records);
-    const logged = await logDb.kysely.transaction().execute((trx) =>
-      applyBatch(trx, batch.id, kept, now, {
-        counters: false,
-        logs: true,
-        sqlite: logDb.sqlite && sqliteBatchStatements(logDb.sqlite),
-        postgresLogs,
-        slicer,
-      }),
-    );
-    return report(counted) || logged;
+    const targets = { db: this.db, logDb: this.opts.logDb ?? this.db, logWorker: this.logWorker };
+    const applied = await commitBatch(targets, batch, dropped);
+    if (dropped.length) this.opts.onDropped?.(dropped);
+    return applied;
   }
 
   /** The segment new lines go to; after a stop, a fresh one (its lines are applied at the next start). */
@@ -393,6 +353,7 @@ export class DurableWriter {
     const journal = this.journal;
     if (!journal) return;
     journal.close();
+    await this.logWorker?.stop();
     const left = this.backlog();
     if (left || this.calls.size) {
       this.opts.log.error(

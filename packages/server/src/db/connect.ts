@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
 import { ConfigError, GO_MYSQL_DSN } from '../config.js';
 import { createPrivateFile, PRIVATE_DIR_MODE } from '../lib/private-files.js';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
+import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { loadSqliteDriver, sqliteDriverPackage } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -108,7 +109,7 @@ async function createSqlite(file: string, checkpointWarnings?: (message: string)
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
   const checkpointer =
     checkpointWarnings && file !== ':memory:'
       ? startSqliteCheckpointer(database, file, sqliteDriverPackage(), checkpointWarnings)

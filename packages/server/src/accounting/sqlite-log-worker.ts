@@ -1,0 +1,148 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../db/schema.js';
+import { sqliteDriverPackage } from '../db/sqlite-driver.js';
+import { flatRuns, type FlatRun } from './log-rows.js';
+
+/**
+ * The log rows of a SQLite batch, inserted by a worker thread with its own connection to the database file: the
+ * largest part of a batch (a row and its seven index entries) leaves the event loop. The batch's counters commit
+ * first on the event loop with a marker in writer_batches (`owedLogsMarker`); the worker's transaction inserts the
+ * rows only while the marker is there and deletes it, so a crash or a failure between the two halves has the rows
+ * inserted once on replay. A batch applied whole by an earlier version (no marker) inserts nothing again.
+ */
+
+/** writer_batches' id of a batch whose counters are committed and whose log rows are not yet. */
+export const owedLogsMarker = (batchId: string): string => `${batchId}${OWED_LOGS_SUFFIX}`;
+const OWED_LOGS_SUFFIX = ':logs-owed';
+
+/** A worker's transaction waits this long for the write lock (the event loop's own writes hold it for moments). */
+const WORKER_BUSY_TIMEOUT_MS = 5_000;
+
+interface Job {
+  seq: number;
+  marker: string;
+  runs: FlatRun[];
+}
+
+/**
+ * The worker: CommonJS evaluated in its thread, the driver loaded from the path the main thread resolved. Rows go in
+ * multi-row statements of 32, 8 and 1 rows (each prepared once), as on the event loop (writer-sqlite.ts).
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}');
+db.pragma('synchronous = NORMAL');
+const CHUNKS = [32, 8, 1];
+const inserts = new Map();
+const owed = db.prepare('SELECT 1 FROM writer_batches WHERE id = ?');
+const paid = db.prepare('DELETE FROM writer_batches WHERE id = ?');
+const insertOf = (run, size) => {
+  const key = size + ':' + run.key;
+  let s = inserts.get(key);
+  if (!s) {
+    const row = '(' + run.columns.map(() => '?').join(', ') + ')';
+    const values = Array.from({ length: size }, () => row).join(', ');
+    s = db.prepare('INSERT INTO logs (' + run.columns.map((c) => '"' + c + '"').join(', ') + ') VALUES ' + values);
+    inserts.set(key, s);
+  }
+  return s;
+};
+const apply = db.transaction((job) => {
+  if (owed.get(job.marker) === undefined) return false;
+  for (const run of job.runs) {
+    const width = run.columns.length;
+    let at = 0;
+    let left = run.count;
+    for (const size of CHUNKS) {
+      for (; left >= size; left -= size, at += size)
+        insertOf(run, size).run(size === run.count ? run.values : run.values.slice(at * width, (at + size) * width));
+    }
+  }
+  paid.run(job.marker);
+  return true;
+});
+parentPort.on('message', (job) => {
+  if (job === 'stop') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    parentPort.postMessage({ seq: job.seq, applied: apply.immediate(job) });
+  } catch (err) {
+    parentPort.postMessage({ seq: job.seq, error: String((err && err.message) || err) });
+  }
+});
+`;
+
+/** The log insert worker of one SQLite database file; `alive` false once it failed (the event loop inserts instead). */
+export class SqliteLogWorker {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: (applied: boolean) => void; reject: (err: Error) => void }>();
+  private failed = false;
+  private stopping = false;
+  private readonly exited: Promise<void>;
+
+  private constructor(file: string, warn: (message: string) => void) {
+    const driver = createRequire(import.meta.url).resolve(sqliteDriverPackage());
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
+    // A writer left running (a test's) must not hold the process open; a running job keeps its promise pending.
+    this.worker.unref();
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.on('message', (m: { seq: number; applied?: boolean; error?: string }) => {
+      const p = this.pending.get(m.seq);
+      if (!p) return;
+      this.pending.delete(m.seq);
+      if (m.error !== undefined) p.reject(new Error(`sqlite log worker: ${m.error}`));
+      else p.resolve(m.applied === true);
+    });
+    const fail = (why: string) => {
+      if (this.failed) return;
+      this.failed = true;
+      if (!this.stopping) warn(`sqlite log worker: ${why}; the writer inserts log rows itself`);
+      for (const p of this.pending.values()) p.reject(new Error(`sqlite log worker: ${why}`));
+      this.pending.clear();
+    };
+    this.worker.on('error', (err) => fail(`failed (${err.message})`));
+    this.worker.on('exit', (code) => fail(`ended (code ${code})`));
+  }
+
+  /** A worker for the file open on `handle`, or undefined for a database in memory (no other connection sees it). */
+  static start(handle: SqliteDatabase, warn: (message: string) => void): SqliteLogWorker | undefined {
+    if (handle.memory) return undefined;
+    return new SqliteLogWorker(handle.name, warn);
+  }
+
+  get alive(): boolean {
+    return !this.failed;
+  }
+
+  /** Inserts `rows` if `marker` is still owed, in one transaction; whether it applied. Rejects if the worker failed. */
+  insertOwed(marker: string, rows: Insertable<LogsTable>[]): Promise<boolean> {
+    if (this.failed) return Promise.reject(new Error('sqlite log worker: not running'));
+    const job: Job = { seq: ++this.seq, marker, runs: flatRuns(rows) };
+    return new Promise((resolve, reject) => {
+      this.pending.set(job.seq, { resolve, reject });
+      this.worker.postMessage(job);
+    });
+  }
+
+  /** Ends the worker after the job in progress (the writer stops it once its last batch is applied). */
+  async stop(): Promise<void> {
+    if (this.stopping) return this.exited;
+    this.stopping = true;
+    if (!this.failed) this.worker.postMessage('stop');
+    await this.exited;
+  }
+
+  /** Ends the thread abruptly, as a crash would (tests). */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+}

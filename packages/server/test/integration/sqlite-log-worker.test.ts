@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SqliteLogWorker } from '../../src/accounting/sqlite-log-worker.js';
+import { applyBatch } from '../../src/accounting/writer-apply.js';
+import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
+import { loadSqliteDriver } from '../../src/db/sqlite-driver.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { logRow } from '../support/log-row.js';
+import { userRow } from '../support/user-row.js';
+
+const log = pino({ level: 'silent' });
+const START = 1_000_000;
+
+/**
+ * On a SQLite file the writer's log rows go in through a worker thread with its own connection, after the batch's
+ * counters committed with a marker that the rows are owed: rows once, however the two halves are interrupted.
+ */
+describe('SQLite log worker', () => {
+  let d: TestDatabase;
+  let dir: string;
+  let uid: number;
+  beforeAll(async () => {
+    d = await createTestDatabase('sqlite');
+    await migrateToLatest(d.db);
+    await d.db.kysely
+      .insertInto('users')
+      .values(userRow('lw', { quota: START, aff_code: 'lw0001' }))
+      .execute();
+    uid = (await d.db.kysely.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-log-worker-'));
+  });
+  afterAll(async () => {
+    await d?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const record = (quota: number, id: string): WriteRecord => ({
+    userId: uid,
+    tokenId: 0,
+    tokenLimited: false,
+    channelId: 0,
+    quota,
+    countsRequest: true,
+    log: logRow({ user_id: uid, username: 'lw', model_name: 'm', quota, request_id: id }),
+  });
+  const used = async () =>
+    Number(
+      (await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow())
+        .used_quota,
+    );
+  const logsOf = async (prefix: string) =>
+    (await d.db.kysely.selectFrom('logs').select('request_id').where('request_id', 'like', `${prefix}%`).execute())
+      .length;
+  const markers = async () =>
+    (await d.db.kysely.selectFrom('writer_batches').select('id').where('id', 'like', '%:logs-owed').execute()).length;
+  const worker = () => SqliteLogWorker.start(d.db.sqlite!, () => undefined)!;
+
+  it('inserts a batch’s rows in the worker, in statements of 32, 8 and 1 rows, and leaves no marker', async () => {
+    const before = await used();
+    const w = worker();
+    const insertOwed = vi.spyOn(w, 'insertOwed');
+    const writer = new DurableWriter(d.db, { dataDir: path.join(dir, 'a'), log, logWorker: w });
+    await writer.start();
+    // 43 rows: one statement of 32, one of 8, three of 1.
+    for (let i = 0; i < 43; i++) writer.enqueue(record(3, `a-${i}`));
+    await writer.flush();
+    expect(insertOwed).toHaveBeenCalledTimes(1);
+    expect(insertOwed.mock.calls[0]![1]).toHaveLength(43);
+    expect(await logsOf('a-')).toBe(43);
+    expect(await used()).toBe(before + 43 * 3);
+    expect(await markers()).toBe(0);
+    await writer.stop();
+    expect(w.alive).toBe(false);
+  });
+
+  it('a crash after the counters committed: the restart inserts the owed rows once and charges nothing again', async () => {
+    const before = await used();
+    const jdir = path.join(dir, 'b');
+    // The worker never answers: the process dies with the counters committed and the rows owed.
+    const hung = worker();
+    vi.spyOn(hung, 'insertOwed').mockReturnValue(new Promise<boolean>(() => undefined));
+    const dead = new DurableWriter(d.db, { dataDir: jdir, log, flushIntervalMs: 3_600_000, logWorker: hung });
+    await dead.start();
+    for (let i = 0; i < 5; i++) dead.enqueue(record(7, `b-${i}`));
+    void dead.flush();
+    await expect.poll(markers).toBe(1);
+    expect(await used()).toBe(before + 35);
+    expect(await logsOf('b-')).toBe(0);
+    await hung.stop();
+
+    const next = new DurableWriter(d.db, { dataDir: jdir, log });
+    expect(await next.start()).toBe(5);
+    await next.stop();
+    const again = new DurableWriter(d.db, { dataDir: jdir, log });
+    expect(await again.start()).toBe(0);
+    await again.stop();
+    expect(await used()).toBe(before + 35);
+    expect(await logsOf('b-')).toBe(5);
+    expect(await markers()).toBe(0);
+  });
+
+  it('a batch an earlier version applied whole (no marker) replays with no second copy of its rows', async () => {
+    const before = await used();
+    const batch = { id: 'c-old-batch', records: [record(11, 'c-0'), record(13, 'c-1')] };
+    await d.db.kysely
+      .transaction()
+      .execute((trx) => applyBatch(trx, batch.id, batch.records, 1, { counters: true, logs: true }));
+    const cdir = path.join(dir, 'c');
+    fs.mkdirSync(cdir);
+    fs.writeFileSync(path.join(cdir, 'writer-journal.jsonl'), `${JSON.stringify(batch)}\n`);
+    const w = new DurableWriter(d.db, { dataDir: cdir, log });
+    expect(await w.start()).toBe(0);
+    await w.stop();
+    expect(await used()).toBe(before + 24);
+    expect(await logsOf('c-')).toBe(2);
+  });
+
+  it('the worker gone: the writer inserts the rows on the event loop, once, and says so', async () => {
+    const warned: string[] = [];
+    const w = SqliteLogWorker.start(d.db.sqlite!, (m) => warned.push(m))!;
+    const writer = new DurableWriter(d.db, { dataDir: path.join(dir, 'd'), log, logWorker: w });
+    await writer.start();
+    writer.enqueue(record(1, 'd-0'));
+    await writer.flush();
+    await w.terminate();
+    expect(w.alive).toBe(false);
+    expect(warned.join()).toMatch(/sqlite log worker: ended/);
+    for (let i = 1; i < 4; i++) writer.enqueue(record(1, `d-${i}`));
+    await writer.flush();
+    await writer.stop();
+    expect(await logsOf('d-')).toBe(4);
+    expect(await markers()).toBe(0);
+  });
+
+  it('a transaction that reads, then writes, is not failed by another connection’s commit in between (BEGIN IMMEDIATE)', async () => {
+    const Sqlite = await loadSqliteDriver();
+    const other = new Sqlite(d.db.sqlite!.name);
+    other.pragma('busy_timeout = 0');
+    let otherCommitted = true;
+    try {
+      await d.db.kysely.transaction().execute(async (trx) => {
+        await trx.selectFrom('users').select('quota').where('id', '=', uid).executeTakeFirstOrThrow();
+        try {
+          other.prepare('UPDATE users SET request_count = request_count + 1 WHERE id = ?').run(uid);
+        } catch (err) {
+          expect((err as { code?: string }).code).toBe('SQLITE_BUSY');
+          otherCommitted = false;
+        }
+        await trx.updateTable('users').set({ display_name: 'lw-immediate' }).where('id', '=', uid).execute();
+      });
+    } finally {
+      other.close();
+    }
+    expect(otherCommitted).toBe(false);
+    const row = await d.db.kysely
+      .selectFrom('users')
+      .select('display_name')
+      .where('id', '=', uid)
+      .executeTakeFirstOrThrow();
+    expect(row.display_name).toBe('lw-immediate');
+  });
+});
