@@ -43,20 +43,8 @@ export async function commitBatch(t: CommitTargets, batch: WriterBatch, dropped:
   const slicer = db.sqlite || logDb.sqlite ? new TimeSlicer(SQLITE_SLICE_MS) : undefined;
   const postgresLogs = logDb.dialect === 'postgres';
   const split = logDb !== db || (sqlite !== undefined && t.logWorker !== undefined);
-  if (!split)
-    return db.kysely
-      .transaction()
-      .execute((trx) =>
-        applyBatch(
-          trx,
-          batch.id,
-          batch.records,
-          now,
-          { counters: true, logs: true, hourly, sqlite, postgresLogs, slicer },
-          dropped,
-        ),
-      );
-  const owedLogs = logDb === db;
+  // Split: the counters' transaction records the batch id (and, for the log worker, that its rows are owed).
+  const owedLogs = split && logDb === db;
   const counted = await db.kysely
     .transaction()
     .execute((trx) =>
@@ -65,11 +53,11 @@ export async function commitBatch(t: CommitTargets, batch: WriterBatch, dropped:
         batch.id,
         batch.records,
         now,
-        { counters: true, logs: false, owedLogs, hourly, sqlite, slicer },
+        { counters: true, logs: !split, owedLogs, hourly, sqlite, postgresLogs, slicer },
         dropped,
       ),
     );
-  if (!batch.records.some((r) => r.log)) return counted;
+  if (!split || !batch.records.some((r) => r.log)) return counted;
   const kept = await stampedBy(db.kysely, batch.id, batch.records);
   if (owedLogs) {
     const rows = kept.flatMap((r) => (r.log ? [r.log] : []));

@@ -9,7 +9,7 @@ import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js'
 import { loadSqliteDriver } from '../../src/db/sqlite-driver.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { logRow } from '../support/log-row.js';
+import { loggedCharge } from '../support/log-row.js';
 import { userRow } from '../support/user-row.js';
 
 const log = pino({ level: 'silent' });
@@ -38,15 +38,7 @@ describe('SQLite log worker', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const record = (quota: number, id: string): WriteRecord => ({
-    userId: uid,
-    tokenId: 0,
-    tokenLimited: false,
-    channelId: 0,
-    quota,
-    countsRequest: true,
-    log: logRow({ user_id: uid, username: 'lw', model_name: 'm', quota, request_id: id }),
-  });
+  const record = (quota: number, id: string): WriteRecord => loggedCharge(uid, 'lw', quota, id);
   const used = async () =>
     Number(
       (await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow())

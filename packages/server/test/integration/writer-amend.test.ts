@@ -8,7 +8,7 @@ import { LAZY_WRITE_MS } from '../../src/accounting/journal.js';
 import { DurableWriter, type WriteRecord } from '../../src/accounting/writer.js';
 import { createTestDatabase, dialects, type TestDatabase } from '../support/databases.js';
 import { userRow } from '../support/user-row.js';
-import { logRow } from '../support/log-row.js';
+import { loggedCharge } from '../support/log-row.js';
 
 const log = pino({ level: 'silent' });
 const FIRST_HOLD = 30;
@@ -32,15 +32,7 @@ describe.each(dialects)('a journaled call whose hold grew, on %s', (dialect) => 
   });
   afterAll(async () => d?.drop());
 
-  const record = (quota: number, id: string): WriteRecord => ({
-    userId: uid,
-    tokenId: 0,
-    tokenLimited: false,
-    channelId: 0,
-    quota,
-    countsRequest: true,
-    log: logRow({ user_id: uid, username: 'amend', model_name: 'm', quota, request_id: id }),
-  });
+  const record = (quota: number, id: string): WriteRecord => loggedCharge(uid, 'amend', quota, id);
   const usedQuota = async () =>
     Number(
       (await d.db.kysely.selectFrom('users').select('used_quota').where('id', '=', uid).executeTakeFirstOrThrow())

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../../src/db/schema.js';
+import type { WriteRecord } from '../../src/accounting/writer.js';
 
 /** A logs row with every column at a plain default (a consume log of user 1, nothing counted); `over` sets the rest. */
 export function logRow(over: Partial<Insertable<LogsTable>> = {}): Insertable<LogsTable> {
@@ -24,5 +25,18 @@ export function logRow(over: Partial<Insertable<LogsTable>> = {}): Insertable<Lo
     request_id: '',
     other: '{}',
     ...over,
+  };
+}
+
+/** A writer record charging `quota` to a user's wallet (no token, no channel) with its consume log `requestId`. */
+export function loggedCharge(userId: number, username: string, quota: number, requestId: string): WriteRecord {
+  return {
+    userId,
+    tokenId: 0,
+    tokenLimited: false,
+    channelId: 0,
+    quota,
+    countsRequest: true,
+    log: logRow({ user_id: userId, username, model_name: 'm', quota, request_id: requestId }),
   };
 }
