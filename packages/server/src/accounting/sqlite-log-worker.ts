@@ -92,13 +92,15 @@ export class SqliteLogWorker {
   private constructor(file: string, warn: (message: string) => void) {
     const driver = createRequire(import.meta.url).resolve(sqliteDriverPackage());
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
-    // A writer left running (a test's) must not hold the process open; a running job keeps its promise pending.
+    // Idle, the worker does not hold the process open (a writer a test left running); a job in flight does, so that
+    // a process ending by itself (a shutdown) waits for its rows.
     this.worker.unref();
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (m: { seq: number; applied?: boolean; error?: string }) => {
       const p = this.pending.get(m.seq);
       if (!p) return;
       this.pending.delete(m.seq);
+      if (this.pending.size === 0) this.worker.unref();
       if (m.error !== undefined) p.reject(new Error(`sqlite log worker: ${m.error}`));
       else p.resolve(m.applied === true);
     });
@@ -128,6 +130,7 @@ export class SqliteLogWorker {
     if (this.failed) return Promise.reject(new Error('sqlite log worker: not running'));
     const job: Job = { seq: ++this.seq, marker, runs: flatRuns(rows) };
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(job.seq, { resolve, reject });
       this.worker.postMessage(job);
     });
@@ -137,7 +140,10 @@ export class SqliteLogWorker {
   async stop(): Promise<void> {
     if (this.stopping) return this.exited;
     this.stopping = true;
-    if (!this.failed) this.worker.postMessage('stop');
+    if (!this.failed) {
+      this.worker.ref();
+      this.worker.postMessage('stop');
+    }
     await this.exited;
   }
 
