@@ -91,7 +91,8 @@ export class SqliteLogWorker {
 
   private constructor(file: string, warn: (message: string) => void) {
     const driver = createRequire(import.meta.url).resolve(sqliteDriverPackage());
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver } });
+    // No flags of the process's own (`--input-type=module` would make the source ESM, a loader would run again).
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { file, driver } });
     // Idle, the worker does not hold the process open (a writer a test left running); a job in flight does, so that
     // a process ending by itself (a shutdown) waits for its rows.
     this.worker.unref();

@@ -58,7 +58,8 @@ export function startSqliteCheckpointer(
 ): SqliteCheckpointer {
   const driver = createRequire(import.meta.url).resolve(driverPackage);
   handle.pragma('wal_autocheckpoint = 0');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+  // No flags of the process's own (`--input-type=module` would make the source ESM, a loader would run again).
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { file, driver, intervalMs } });
   // The process may exit with the worker running (a test's database left open): it holds no work of its own.
   worker.unref();
   let stopping = false;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,9 @@ import { userRow } from '../support/user-row.js';
 
 const log = pino({ level: 'silent' });
 const START = 1_000_000;
+const SRC = path.resolve(import.meta.dirname, '../../src');
+/** A child process (tsx, the driver, a writer and its worker) takes 2–3 s idle; CI may be busy. */
+const CHILD_TEST_TIMEOUT_MS = 60_000;
 
 /**
  * On a SQLite file the writer's log rows go in through a worker thread with its own connection, after the batch's
@@ -127,6 +131,37 @@ describe('SQLite log worker', () => {
     expect(await logsOf('d-')).toBe(4);
     expect(await markers()).toBe(0);
   });
+
+  it(
+    'a process whose event loop empties with the rows’ job in flight waits for it before it exits',
+    { timeout: CHILD_TEST_TIMEOUT_MS },
+    async () => {
+      // Enough rows (batches of 1,000) that the worker's jobs outlast the child's other pending I/O: without the
+      // reference a job in flight holds, the child exited with rows owed (1,000 inserted of 20,000, a marker left).
+      const rows = 20_000;
+      // The script's last line leaves the flush running; nothing else holds the process open for long (the writer's
+      // timers are unreferenced, and so is the idle worker).
+      const script = `
+        import pino from 'pino';
+        import { connectDatabase } from ${JSON.stringify(`${SRC}/db/connect.ts`)};
+        import { DurableWriter } from ${JSON.stringify(`${SRC}/accounting/writer.ts`)};
+        const db = await connectDatabase('', ${JSON.stringify(d.db.sqlite!.name)});
+        const w = new DurableWriter(db, { dataDir: ${JSON.stringify(path.join(dir, 'e'))}, log: pino({ level: 'silent' }) });
+        await w.start();
+        for (let i = 0; i < ${rows}; i++)
+          w.enqueue({ userId: ${uid}, tokenId: 0, tokenLimited: false, channelId: 0, quota: 1, countsRequest: true,
+            log: { user_id: ${uid}, created_at: 1, type: 2, request_id: 'e-' + i } });
+        void w.flush();
+      `;
+      const res = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
+      expect(res.stderr).toBe('');
+      expect(res.status).toBe(0);
+      expect(await logsOf('e-')).toBe(rows);
+      expect(await markers()).toBe(0);
+    },
+  );
 
   it('a transaction that reads, then writes, is not failed by another connection’s commit in between (BEGIN IMMEDIATE)', async () => {
     const Sqlite = await loadSqliteDriver();
