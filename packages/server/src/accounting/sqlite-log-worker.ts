@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import { sqliteDriverPackage } from '../db/sqlite-driver.js';
-import { flatRuns, type FlatRun } from './log-rows.js';
+import { sqliteWorkerThread } from '../db/sqlite-worker-thread.js';
+import { flatRuns, logChunks, logInsertSql, type FlatRun } from './log-rows.js';
 
 /**
  * The log rows of a SQLite batch, inserted by a worker thread with its own connection to the database file: the
@@ -21,15 +21,22 @@ const OWED_LOGS_SUFFIX = ':logs-owed';
 /** A worker's transaction waits this long for the write lock (the event loop's own writes hold it for moments). */
 const WORKER_BUSY_TIMEOUT_MS = 5_000;
 
+/** One statement of a job: its SQL (prepared once in the worker) and `size` rows of the run from row `at`. */
+interface JobChunk {
+  sql: string;
+  size: number;
+  at: number;
+}
+
 interface Job {
   seq: number;
   marker: string;
-  runs: FlatRun[];
+  runs: { width: number; count: number; values: unknown[]; chunks: JobChunk[] }[];
 }
 
 /**
- * The worker: CommonJS evaluated in its thread, the driver loaded from the path the main thread resolved. Rows go in
- * multi-row statements of 32, 8 and 1 rows (each prepared once), as on the event loop (writer-sqlite.ts).
+ * The worker: CommonJS evaluated in its thread (db/sqlite-worker-thread.ts). The statements are the event loop's
+ * (log-rows.ts: multi-row inserts of 32, 8 and 1 rows), their SQL sent with each job and prepared once here.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -37,32 +44,19 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}');
 db.pragma('synchronous = NORMAL');
-const CHUNKS = [32, 8, 1];
-const inserts = new Map();
-const owed = db.prepare('SELECT 1 FROM writer_batches WHERE id = ?');
-const paid = db.prepare('DELETE FROM writer_batches WHERE id = ?');
-const insertOf = (run, size) => {
-  const key = size + ':' + run.key;
-  let s = inserts.get(key);
-  if (!s) {
-    const row = '(' + run.columns.map(() => '?').join(', ') + ')';
-    const values = Array.from({ length: size }, () => row).join(', ');
-    s = db.prepare('INSERT INTO logs (' + run.columns.map((c) => '"' + c + '"').join(', ') + ') VALUES ' + values);
-    inserts.set(key, s);
-  }
+const statements = new Map();
+const statement = (sql) => {
+  let s = statements.get(sql);
+  if (!s) statements.set(sql, (s = db.prepare(sql)));
   return s;
 };
+const owed = statement('SELECT 1 FROM writer_batches WHERE id = ?');
+const paid = statement('DELETE FROM writer_batches WHERE id = ?');
 const apply = db.transaction((job) => {
   if (owed.get(job.marker) === undefined) return false;
-  for (const run of job.runs) {
-    const width = run.columns.length;
-    let at = 0;
-    let left = run.count;
-    for (const size of CHUNKS) {
-      for (; left >= size; left -= size, at += size)
-        insertOf(run, size).run(size === run.count ? run.values : run.values.slice(at * width, (at + size) * width));
-    }
-  }
+  for (const run of job.runs)
+    for (const c of run.chunks)
+      statement(c.sql).run(c.size === run.count ? run.values : run.values.slice(c.at * run.width, (c.at + c.size) * run.width));
   paid.run(job.marker);
   return true;
 });
@@ -88,15 +82,12 @@ export class SqliteLogWorker {
   private failed = false;
   private stopping = false;
   private readonly exited: Promise<void>;
+  private readonly sql = new Map<string, string>();
 
   private constructor(file: string, warn: (message: string) => void) {
-    const driver = createRequire(import.meta.url).resolve(sqliteDriverPackage());
-    // No flags of the process's own (`--input-type=module` would make the source ESM, a loader would run again).
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { file, driver } });
     // Idle, the worker does not hold the process open (a writer a test left running); a job in flight does, so that
     // a process ending by itself (a shutdown) waits for its rows.
-    this.worker.unref();
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    ({ worker: this.worker, exited: this.exited } = sqliteWorkerThread(WORKER_SOURCE, { file }, sqliteDriverPackage()));
     this.worker.on('message', (m: { seq: number; applied?: boolean; error?: string }) => {
       const p = this.pending.get(m.seq);
       if (!p) return;
@@ -129,12 +120,26 @@ export class SqliteLogWorker {
   /** Inserts `rows` if `marker` is still owed, in one transaction; whether it applied. Rejects if the worker failed. */
   insertOwed(marker: string, rows: Insertable<LogsTable>[]): Promise<boolean> {
     if (this.failed) return Promise.reject(new Error('sqlite log worker: not running'));
-    const job: Job = { seq: ++this.seq, marker, runs: flatRuns(rows) };
+    const runs = flatRuns(rows).map((run) => ({
+      width: run.columns.length,
+      count: run.count,
+      values: run.values,
+      chunks: logChunks(run.count).map(({ size, at }) => ({ sql: this.sqlOf(run, size), size, at })),
+    }));
+    const job: Job = { seq: ++this.seq, marker, runs };
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(job.seq, { resolve, reject });
       this.worker.postMessage(job);
     });
+  }
+
+  /** A run's insert of `size` rows (kept per column list and size, as the statements are). */
+  private sqlOf(run: FlatRun, size: number): string {
+    const key = `${size}:${run.key}`;
+    let sql = this.sql.get(key);
+    if (!sql) this.sql.set(key, (sql = logInsertSql(run.columns, size)));
+    return sql;
   }
 
   /** Ends the worker after the job in progress (the writer stops it once its last batch is applied). */

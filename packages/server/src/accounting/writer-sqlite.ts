@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { LogsTable } from '../db/schema.js';
 import type { TimeSlicer } from '../lib/time-slice.js';
 import type { HourlyUsage } from './writer-hourly.js';
-import { flatRuns } from './log-rows.js';
+import { flatRuns, logChunks, logInsertSql } from './log-rows.js';
 
 /**
  * The writer's statements on SQLite, prepared once per database and run on its handle inside the batch's Kysely
@@ -90,34 +90,18 @@ export class SqliteBatchStatements {
     count: number,
     slicer: TimeSlicer | undefined,
   ): Promise<void> {
-    let at = 0;
-    let left = count;
-    for (const size of LOG_CHUNK_SIZES) {
-      while (left >= size) {
-        const cacheKey = `${size}:${key}`;
-        let insert = this.inserts.get(cacheKey);
-        if (!insert) {
-          const row = `(${columns.map(() => '?').join(', ')})`;
-          insert = this.db.prepare(
-            `INSERT INTO logs (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: size }, () => row).join(', ')}`,
-          );
-          this.inserts.set(cacheKey, insert);
-        }
-        insert.run(size === count ? values : values.slice(at * columns.length, (at + size) * columns.length));
-        at += size;
-        left -= size;
-        await slicer?.due();
+    for (const { size, at } of logChunks(count)) {
+      const cacheKey = `${size}:${key}`;
+      let insert = this.inserts.get(cacheKey);
+      if (!insert) {
+        insert = this.db.prepare(logInsertSql(columns, size));
+        this.inserts.set(cacheKey, insert);
       }
+      insert.run(size === count ? values : values.slice(at * columns.length, (at + size) * columns.length));
+      await slicer?.due();
     }
   }
 }
-
-/**
- * Rows per log insert statement: a batch's rows go in the largest first (SQLite allows 32,766 parameters). 32 rows
- * take about 0.5 ms (16 µs a row with the logs table's indexes), so a slice's budget is overrun by little; 128-row
- * statements cost no less per row.
- */
-const LOG_CHUNK_SIZES = [32, 8, 1];
 
 const byDatabase = new WeakMap<SqliteDatabase, SqliteBatchStatements>();
 

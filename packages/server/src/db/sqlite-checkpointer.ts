@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { sqliteWorkerThread } from './sqlite-worker-thread.js';
 
 /**
  * Moves a SQLite database's WAL checkpoints off the event loop. SQLite runs an automatic checkpoint inside the commit
@@ -56,15 +55,11 @@ export function startSqliteCheckpointer(
   warn: (message: string) => void,
   intervalMs = CHECKPOINT_INTERVAL_MS,
 ): SqliteCheckpointer {
-  const driver = createRequire(import.meta.url).resolve(driverPackage);
   handle.pragma('wal_autocheckpoint = 0');
-  // No flags of the process's own (`--input-type=module` would make the source ESM, a loader would run again).
-  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { file, driver, intervalMs } });
   // The process may exit with the worker running (a test's database left open): it holds no work of its own.
-  worker.unref();
+  const { worker, exited } = sqliteWorkerThread(WORKER_SOURCE, { file, intervalMs }, driverPackage);
   let stopping = false;
   let fellBack = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const fallBack = (why: string) => {
     if (stopping || fellBack || !handle.open) return;
     fellBack = true;
