@@ -12,7 +12,8 @@ import { acceptFormBodies } from './http/form-body.js';
 import { registerRoute } from './http/register.js';
 import { Router, type RouteHooks, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
-import { installSecurityHeaders, SecurityPolicy, setRawSecurityHeaders } from './http/security-headers.js';
+import { installSecurityHeaders, RAW_SECURITY_HEAD, SecurityPolicy } from './http/security-headers.js';
+import { gatewayResponseClass } from './lib/gateway-response.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { auditTrailFor } from './modules/audit/trail.js';
 import { authenticateCaller, requireLevel } from './modules/auth/guard.js';
@@ -148,11 +149,12 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
         bodyMinRate: ctx.config.bodyMinRate,
         bodyMinRateGraceMs: ctx.config.bodyMinRateGrace * 1000,
       };
-      const server = http.createServer(serverTimeoutOptions(timeouts), (req, res) => {
+      // Every response presets the security headers: they go out in the answer's one writeHead (lib/gateway-response.ts).
+      const options = { ...serverTimeoutOptions(timeouts), ServerResponse: gatewayResponseClass(RAW_SECURITY_HEAD) };
+      const server = http.createServer(options, (req, res) => {
         inFlight++;
         res.once('close', () => inFlight--);
         if (closing) res.setHeader('connection', 'close');
-        setRawSecurityHeaders(res);
         watchBody(req, res, timeouts);
         normalizeForwarded(req, ctx.options, ctx.config.trustProxy);
         if (!hotPath(req, res)) fastifyHandler(req, res);

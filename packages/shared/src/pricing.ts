@@ -6,6 +6,7 @@ import {
 } from './billing-expr/compile.js';
 import type { ExprRequest } from './billing-expr/evaluate.js';
 import { add, dec, isNegative, isZero, mul, roundToInt, sub, type Dec } from './decimal.js';
+import { smallAdd, smallDec, smallMul, smallRound, type SmallDec } from './decimal-small.js';
 
 /** Token counts of one call, as the upstream reported them (or as counted). */
 export interface Usage {
@@ -147,10 +148,50 @@ export function computeQuota(
   quotaPerUnit: number,
   semantic: UsageSemantic = 'openai',
 ): number {
+  if (price.mode === 'expr') return exprQuota(price, usage, quotaPerUnit, semantic).quota;
+  return smallQuota(price, usage, quotaPerUnit, semantic) ?? bigQuota(price, usage, quotaPerUnit, semantic);
+}
+
+const negated = (d: SmallDec | undefined): SmallDec | undefined => d && { m: -d.m, s: d.s };
+
+/** computeQuota on Number mantissas (decimal-small.ts); undefined where a step leaves their exact range. */
+function smallQuota(
+  price: RatioPrice | FixedPrice,
+  usage: Usage,
+  quotaPerUnit: number,
+  semantic: UsageSemantic,
+): number | undefined {
+  if (price.mode === 'price') {
+    const total = smallMul(smallMul(smallDec(price.modelPrice), smallDec(quotaPerUnit)), smallDec(price.groupRatio));
+    return total && smallRound(total);
+  }
+  const ratio = smallMul(smallDec(price.modelRatio), smallDec(price.groupRatio));
+  const cached = smallDec(usage.cachedTokens ?? 0);
+  const creation = smallDec(usage.cacheCreationTokens ?? 0);
+  let base = smallDec(usage.promptTokens);
+  if (semantic === 'openai') base = smallAdd(smallAdd(base, negated(cached)), negated(creation));
+  if (base && base.m < 0) base = { m: 0, s: 0 };
+  const prompt = smallAdd(
+    smallAdd(base, smallMul(cached, smallDec(price.cacheRatio))),
+    smallMul(creation, smallDec(price.cacheCreationRatio)),
+  );
+  const completion = smallMul(smallDec(usage.completionTokens), smallDec(price.completionRatio));
+  const total = smallMul(smallAdd(prompt, completion), ratio);
+  if (!total || !ratio) return undefined;
+  const quota = smallRound(total);
+  return ratio.m !== 0 && quota <= 0 ? 1 : quota;
+}
+
+/** computeQuota with BigInt mantissas: any size (the path past smallQuota's range). */
+export function bigQuota(
+  price: RatioPrice | FixedPrice,
+  usage: Usage,
+  quotaPerUnit: number,
+  semantic: UsageSemantic = 'openai',
+): number {
   if (price.mode === 'price') {
     return Number(roundToInt(mul(mul(dec(price.modelPrice), dec(quotaPerUnit)), dec(price.groupRatio))));
   }
-  if (price.mode === 'expr') return exprQuota(price, usage, quotaPerUnit, semantic).quota;
   const ratio = mul(dec(price.modelRatio), dec(price.groupRatio));
   const cached = dec(usage.cachedTokens ?? 0);
   const creation = dec(usage.cacheCreationTokens ?? 0);

@@ -69,10 +69,18 @@ export function quotaToUsd(quota: number, quotaPerUnit: number): number {
   return Number((quota / perUnit).toFixed(COST_DECIMALS));
 }
 
+const DIGIT_ZERO = 0x30;
+const DECIMAL_POINT = 0x2e;
+
 /** A quota amount in a currency, as `<amount> <code>` (e.g. `0.000246 USD`): no exponent, no trailing zeros. */
 export function formatCost(quota: number, quotaPerUnit: number, currency: CostCurrency): string {
   const perUnit = quotaPerUnit > 0 ? quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
   const fixed = ((quota / perUnit) * currency.perUsd).toFixed(COST_DECIMALS);
-  const trimmed = fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
-  return `${trimmed} ${currency.code}`;
+  // Trailing zeros of the fraction, then a bare point, dropped (a scan: this runs on every relay call's receipt).
+  let end = fixed.length;
+  if (fixed.includes('.')) {
+    while (fixed.charCodeAt(end - 1) === DIGIT_ZERO) end--;
+    if (fixed.charCodeAt(end - 1) === DECIMAL_POINT) end--;
+  }
+  return `${fixed.slice(0, end)} ${currency.code}`;
 }

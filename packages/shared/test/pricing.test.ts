@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeQuota, dec, mul, roundToInt, type Price, type Usage } from '../src/index.js';
+import { bigQuota } from '../src/pricing.js';
 
 const ratio = (
   modelRatio: number,
@@ -90,5 +92,52 @@ describe('quota formula', () => {
     expect(roundToInt(mul(mul(dec(0.1), dec(3)), dec(10)))).toBe(3n);
     expect(computeQuota(ratio(1.1, 1, 1.1), { promptTokens: 100, completionTokens: 0 }, 500000)).toBe(121);
     expect(computeQuota(ratio(0.0375), { promptTokens: 40, completionTokens: 0 }, 500000)).toBe(2);
+  });
+});
+
+describe('the Number path of the quota formula', () => {
+  // Ratios as operators type them: up to 8 decimals, from 0 to 10^6; some past any Number mantissa's exact range.
+  const ratioValue = fc.oneof(
+    fc.integer({ min: 0, max: 10 ** 9 }).map((n) => n / 10 ** 3),
+    fc.integer({ min: 0, max: 10 ** 8 }).map((n) => n / 10 ** 8),
+    fc.constantFrom(0, 1, 0.075, 1.1, 0.3, 1.25, 4, 1e6, 123456.789012),
+  );
+  const tokens = fc.oneof(fc.integer({ min: 0, max: 2_000_000 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
+  const usage = fc.record({
+    promptTokens: tokens,
+    completionTokens: tokens,
+    cachedTokens: fc.option(tokens, { nil: undefined }),
+    cacheCreationTokens: fc.option(tokens, { nil: undefined }),
+  });
+  const price = fc.oneof(
+    fc.record({
+      mode: fc.constant('ratio' as const),
+      modelRatio: ratioValue,
+      completionRatio: ratioValue,
+      cacheRatio: ratioValue,
+      cacheCreationRatio: ratioValue,
+      groupRatio: ratioValue,
+    }),
+    fc.record({ mode: fc.constant('price' as const), modelPrice: ratioValue, groupRatio: ratioValue }),
+  );
+  const perUnit = fc.constantFrom(500_000, 1, 7, 1_000_000_000);
+
+  it('gives the BigInt path’s quota for every price and usage (the larger ones through that path)', () => {
+    fc.assert(
+      fc.property(price, usage, perUnit, fc.constantFrom('openai' as const, 'anthropic' as const), (p, u, q, sem) => {
+        expect(computeQuota(p, u, q, sem)).toBe(bigQuota(p, u, q, sem));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('rounds half away from zero and stays exact next to the edge of the Number range', () => {
+    const one = { mode: 'ratio', modelRatio: 1, completionRatio: 1, cacheRatio: 1, cacheCreationRatio: 1 } as const;
+    // (2^53 − 1) × 0.5 = 4503599627370495.5 → ...496; one token more leaves the Number range (BigInt path).
+    const edge = { promptTokens: Number.MAX_SAFE_INTEGER, completionTokens: 0 };
+    expect(computeQuota({ ...one, groupRatio: 0.5 }, edge, 1)).toBe(4503599627370496);
+    expect(computeQuota({ ...one, groupRatio: 0.5 }, { ...edge, completionTokens: 1 }, 1)).toBe(4503599627370496);
+    expect(computeQuota({ ...one, groupRatio: 0.25 }, { promptTokens: 6, completionTokens: 0 }, 1)).toBe(2);
+    expect(computeQuota({ ...one, groupRatio: 0.25 }, { promptTokens: 5, completionTokens: 0 }, 1)).toBe(1);
   });
 });

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { OptionKey } from '@tollway/shared';
 import type { OptionsService } from '../core/options/service.js';
@@ -20,19 +19,15 @@ export const FIXED_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** An API answer (JSON, an event stream) is never a page: nothing loads from it and nothing frames it. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-const RAW_RESPONSE_HEADERS: readonly (readonly [string, string])[] = Object.entries({
+/**
+ * The fixed headers and the API policy, which every response carries unless its answer sets the same names (the
+ * server's responses preset them: lib/gateway-response.ts). The relay's calls write their answers on the raw
+ * response (past Fastify's hooks); Fastify's own answers replace the policy with the console's.
+ */
+export const RAW_SECURITY_HEAD: Readonly<Record<string, string>> = Object.freeze({
   ...FIXED_SECURITY_HEADERS,
   'content-security-policy': API_CONTENT_SECURITY_POLICY,
 });
-
-/**
- * Puts the fixed headers and the API policy on a response before anything answers it: the relay's calls write
- * their answers on the raw response (past Fastify's hooks), and Fastify's own answers replace the policy with the
- * console's (a header Fastify writes wins over one set here).
- */
-export function setRawSecurityHeaders(res: ServerResponse): void {
-  for (const [name, value] of RAW_RESPONSE_HEADERS) res.setHeader(name, value);
-}
 
 const NONCE_BYTES = 16;
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { presetHeader } from '../../lib/gateway-response.js';
 import { RESPONSE_CACHE_HEADER } from '@tollway/shared';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { reserveQuota } from '../pipeline/admit.js';
@@ -44,7 +45,7 @@ export async function answerFromCache(ctx: RelayContext, m: CacheMatch, c: Cache
   if (!answer && m.rules.semanticModel) answer = await similarAnswer(ctx, m, c);
   countResponseCache(answer ? 'hit' : 'miss');
   if (!answer) {
-    c.res.setHeader(RESPONSE_CACHE_HEADER, 'miss');
+    presetHeader(c.res, RESPONSE_CACHE_HEADER, 'miss');
     m.capture = new AnswerCapture(c.res, m.rules.maxAnswerBytes);
     return false;
   }

@@ -35,6 +35,7 @@ import type { RelayContext } from './services.js';
 import { newRequestId, REQUEST_ID_HEADER, settleCall } from '../billing/settle.js';
 import type { CallIdentity } from '../billing/log-row.js';
 import { estimatePromptTokens } from './token-count.js';
+import { presetHeader } from '../../lib/gateway-response.js';
 import { AttemptReceipt, billedUsage } from '../billing/receipt.js';
 import type { AttemptResult, InboundCall } from './types.js';
 import {
@@ -89,7 +90,7 @@ export async function relayCall(
   const { limits, rate } = admitted;
   // An expression price reads the call's headers and body (its param() and header() rules).
   const price = forRequest(admitted.price, { headers: req.headers, body: call.body });
-  if (rate) for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v!);
+  if (rate) for (const [k, v] of Object.entries(rate.headers)) presetHeader(res, k, v!);
   // The response cache (relay/cache): a hit is answered here, with no upstream call; a miss is stored once served.
   const cache = ctx.relay.responseCache.match(auth, group, call);
   if (cache && (await answerFromCache(ctx, cache, { auth, group, call, price, admitted, ip: req.ip, started, res })))
@@ -111,7 +112,7 @@ export async function relayCall(
   // The output the hold affords is what it holds beyond the declared tools' quota.
   const budget = holdBudget(plan, reserved, settings.quotaPerUnit);
   const requestId = newRequestId();
-  res.setHeader(REQUEST_ID_HEADER, requestId);
+  presetHeader(res, REQUEST_ID_HEADER, requestId);
   obs?.reservedQuota(reserved, requestId);
 
   let settled = false;
