@@ -4,7 +4,8 @@ import { dec } from './decimal.js';
  * The exact decimal arithmetic of decimal.ts on Number mantissas, for the relay's every-call price math: a value is
  * m / 10^s with m a safe integer. While every result stays within ±(2^53 − 1) the Number operations are exact (an
  * integer product or sum that large is represented exactly); past it each operation answers undefined and the caller
- * computes with BigInt (decimal.ts) instead. About a tenth of the BigInt path's instructions on a call's quota.
+ * computes with BigInt (decimal.ts) instead. A call's quota: about 250 ns against the BigInt path's 410 (median of
+ * alternating rounds of 2 million, 2026-12-05).
  */
 export interface SmallDec {
   readonly m: number;
