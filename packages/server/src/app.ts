@@ -14,6 +14,7 @@ import { Router, type RouteHooks, type RouteModule } from './http/route.js';
 import { installConsole } from './http/spa.js';
 import { installSecurityHeaders, RAW_SECURITY_HEAD, SecurityPolicy } from './http/security-headers.js';
 import { gatewayResponseClass } from './lib/gateway-response.js';
+import { arrivedAfterClose } from './lib/lingering-close.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { auditTrailFor } from './modules/audit/trail.js';
 import { authenticateCaller, requireLevel } from './modules/auth/guard.js';
@@ -152,6 +153,7 @@ export async function buildApp(ctx: RelayContext): Promise<BuiltApp> {
       // Every response presets the security headers: they go out in the answer's one writeHead (lib/gateway-response.ts).
       const options = { ...serverTimeoutOptions(timeouts), ServerResponse: gatewayResponseClass(RAW_SECURITY_HEAD) };
       const server = http.createServer(options, (req, res) => {
+        if (arrivedAfterClose(req)) return;
         inFlight++;
         res.once('close', () => inFlight--);
         if (closing) res.setHeader('connection', 'close');

@@ -1,4 +1,6 @@
 import http, { type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
+import { LINGER_LIMITS, lingerOnClose, type LingerLimits } from './lingering-close.js';
 
 type HeadValue = string | number | string[];
 /** Headers an answer carries by default, by lower-case name. */
@@ -14,10 +16,16 @@ export type PresetHead = Readonly<Record<string, HeadValue>>;
  * What wins, as with setHeader before writeHead: the answer's own header of the same name, then one set with
  * setHeader, then the preset. The answer's names are compared as they are given: the server writes its own in lower
  * case (Fastify lower-cases its replies' headers).
+ *
+ * An answer that ends its connection before the request's body was read closes it lingering (lib/lingering-close.ts).
  */
 export class GatewayResponse extends http.ServerResponse {
   /** The preset headers (copy on write: the class's default is shared by every response). */
   declare presetHead: PresetHead;
+  /** How long a connection ended before its request's body was read drops what still arrives. */
+  declare lingerLimits: LingerLimits;
+  /** Node's own mark of an answer after which it closes the connection (`connection: close`, HTTP/1.0, ...). */
+  declare private _last: boolean;
   /** Whether setHeader was used: the answer then takes the preset through setHeader where it did not set a name. */
   declare private headerSet: boolean;
 
@@ -43,19 +51,27 @@ export class GatewayResponse extends http.ServerResponse {
     const merged: OutgoingHttpHeaders = given ? { ...preset, ...given } : preset;
     return reason === undefined ? super.writeHead(statusCode, merged) : super.writeHead(statusCode, reason, merged);
   }
+
+  /** Node detaches the socket once the answer is written, and closes the connection next when `_last` is set. */
+  override detachSocket(socket: Socket): void {
+    if (this._last && !this.req.complete) lingerOnClose(socket, this.req, this.lingerLimits);
+    super.detachSocket(socket);
+  }
 }
 
 GatewayResponse.prototype.presetHead = {};
+GatewayResponse.prototype.lingerLimits = LINGER_LIMITS;
 Object.defineProperty(GatewayResponse.prototype, 'headerSet', { value: false, writable: true });
 
 /**
  * A GatewayResponse class whose every response carries `fixed` unless its answer sets the same names, typed as the
  * class node:http's server options take (`ServerResponse`).
  */
-export function gatewayResponseClass(fixed: PresetHead): typeof http.ServerResponse {
+export function gatewayResponseClass(fixed: PresetHead, linger = LINGER_LIMITS): typeof http.ServerResponse {
   for (const [name, value] of Object.entries(fixed)) validateHeader(name, value);
   class FixedHeadResponse extends GatewayResponse {}
   FixedHeadResponse.prototype.presetHead = Object.freeze({ ...fixed });
+  FixedHeadResponse.prototype.lingerLimits = linger;
   return FixedHeadResponse as unknown as typeof http.ServerResponse;
 }
 
