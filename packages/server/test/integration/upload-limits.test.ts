@@ -8,9 +8,11 @@ import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
 import { parseSamples, sampleValue } from '../support/prometheus-text.js';
 
-// The spools of this file's app go to a folder of its own (os.tmpdir() reads TMPDIR on every call; each test file
-// runs in its own process), so what is on disk can be measured without other files' uploads.
+// The spools of this file's app go to a folder of its own (os.tmpdir() reads TMPDIR on every call), so what is on
+// disk can be measured without other files' uploads. TMPDIR is put back when the file ends: the next file in the
+// same worker must not get a removed folder as its temporary one.
 const SPOOL_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-spool-limits-'));
+const PREVIOUS_TMPDIR = process.env.TMPDIR;
 process.env.TMPDIR = SPOOL_DIR;
 
 const MB = 1024 * 1024;
@@ -174,7 +176,11 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
   let otherKey = '';
   // Registered before the gateway, so it runs after the gateway's close (after-hooks run in reverse): the app's data
   // folder lives in SPOOL_DIR, and its writer rotates the journal as it stops.
-  afterAll(() => fs.rmSync(SPOOL_DIR, { recursive: true, force: true }));
+  afterAll(() => {
+    if (PREVIOUS_TMPDIR === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = PREVIOUS_TMPDIR;
+    fs.rmSync(SPOOL_DIR, { recursive: true, force: true });
+  });
   const gw = useGateway('sqlite', { env, user: 'uploader', quota: 100_000_000 }, async (g) => {
     port = Number(new URL(g.base).port);
     await addChannel(g.root, { name: 'edits', key: 'edits-key', baseUrl: g.mock.url, models: MODEL });
