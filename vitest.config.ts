@@ -39,8 +39,8 @@ export default defineConfig({
           include: ['packages/server/test/integration/**/*.test.ts'],
           // Files share a worker's modules instead of importing them again each: most files build the app in-process,
           // importing the server's every module (CI's import phase summed 1,553 s of 9,420; twenty such files took
-          // 492 s isolated, 214 s not, one worker each). A file leaves no state of a module behind: the global HTTP
-          // dispatcher, fake timers and spies it changes are put back by the file itself.
+          // 492 s isolated, 214 s not, one worker each). A file leaves no state behind outside its own objects: the
+          // global HTTP dispatcher (put back, or a default one), fake timers, environment variables.
           isolate: false,
           globalSetup: ['packages/server/test/support/server-bundle.setup.ts'],
           testTimeout: 60_000,
