@@ -42,6 +42,8 @@ export default defineConfig({
           // 492 s isolated, 214 s not, one worker each). A file leaves no state behind outside its own objects: the
           // global HTTP dispatcher (put back, or a default one), fake timers, environment variables.
           isolate: false,
+          // Fails a file that leaves environment variables or fake timers changed.
+          setupFiles: ['packages/server/test/support/shared-worker.setup.ts'],
           globalSetup: ['packages/server/test/support/server-bundle.setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
