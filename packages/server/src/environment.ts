@@ -309,7 +309,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'CRITICAL_RATE_LIMIT_DURATION',
     group: 'requests',
     default: '`1200`',
-    meaning: "That window, in seconds (new-api's 20 per 20 minutes).",
+    meaning:
+      "That window, in seconds (new-api's 20 per 20 minutes). It slides: the previous window's calls count by the share of it still inside, so no boundary grants a second allowance at once.",
   },
   {
     name: 'TURNSTILE_VERIFY_URL',
