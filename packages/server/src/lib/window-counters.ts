@@ -10,6 +10,8 @@ export interface WindowCounters {
   get(key: string, windowSeconds: number): Promise<number> | number;
   /** Counts a hit in the window `now` falls in: that window's count (the hit included) and the previous window's. */
   hit(key: string, windowSeconds: number, now: number): Promise<[number, number]> | [number, number];
+  /** The counts of the window `now` falls in and of the previous window, nothing counted. */
+  counts(key: string, windowSeconds: number, now: number): Promise<[number, number]> | [number, number];
 }
 
 /** Windows counted at once on one node (keys include client addresses: a flood of them evicts the least recently used). */
@@ -17,14 +19,14 @@ export const MAX_WINDOW_COUNTERS = 50_000;
 
 export class MemoryWindowCounters implements WindowCounters {
   /** One count per key and window, gone when its window ends. */
-  private readonly counts = new BoundedMap<string, { n: number }>({ maxEntries: MAX_WINDOW_COUNTERS });
+  private readonly byWindow = new BoundedMap<string, { n: number }>({ maxEntries: MAX_WINDOW_COUNTERS });
 
   get size(): number {
-    return this.counts.size;
+    return this.byWindow.size;
   }
 
   get capacity(): number {
-    return this.counts.capacity;
+    return this.byWindow.capacity;
   }
 
   private slot(key: string, windowSeconds: number, now: number): [string, number] {
@@ -34,20 +36,25 @@ export class MemoryWindowCounters implements WindowCounters {
 
   incr(key: string, windowSeconds: number, now = Date.now()): number {
     const [k, endsAt] = this.slot(key, windowSeconds, now);
-    const entry = this.counts.get(k, now);
+    const entry = this.byWindow.get(k, now);
     if (entry) return ++entry.n;
     // Kept one window past its end: the next window reads it as its previous one.
-    this.counts.set(k, { n: 1 }, endsAt - now + windowSeconds * 1000, now);
+    this.byWindow.set(k, { n: 1 }, endsAt - now + windowSeconds * 1000, now);
     return 1;
   }
 
   get(key: string, windowSeconds: number, now = Date.now()): number {
-    return this.counts.get(this.slot(key, windowSeconds, now)[0], now)?.n ?? 0;
+    return this.byWindow.get(this.slot(key, windowSeconds, now)[0], now)?.n ?? 0;
   }
 
   hit(key: string, windowSeconds: number, now: number): [number, number] {
     const previous = this.slot(key, windowSeconds, now - windowSeconds * 1000)[0];
-    return [this.incr(key, windowSeconds, now), this.counts.get(previous, now)?.n ?? 0];
+    return [this.incr(key, windowSeconds, now), this.byWindow.get(previous, now)?.n ?? 0];
+  }
+
+  counts(key: string, windowSeconds: number, now: number): [number, number] {
+    const previous = this.slot(key, windowSeconds, now - windowSeconds * 1000)[0];
+    return [this.get(key, windowSeconds, now), this.byWindow.get(previous, now)?.n ?? 0];
   }
 }
 
@@ -80,6 +87,14 @@ export class RedisWindowCounters implements WindowCounters {
       .get(this.slot(key, windowSeconds, now - windowSeconds * 1000))
       .exec()) as [[Error | null, number], unknown, [Error | null, string | null]];
     return [n, Number(previous ?? 0)];
+  }
+
+  async counts(key: string, windowSeconds: number, now: number): Promise<[number, number]> {
+    const [current, previous] = await this.redis.mget(
+      this.slot(key, windowSeconds, now),
+      this.slot(key, windowSeconds, now - windowSeconds * 1000),
+    );
+    return [Number(current ?? 0), Number(previous ?? 0)];
   }
 
   async get(key: string, windowSeconds: number): Promise<number> {

@@ -17,7 +17,7 @@ describe('window counters in Redis', () => {
     await dropRedisKeys(prefix);
   });
 
-  it('give the same current and previous counts as the in-memory counters for any sequence of hits', async () => {
+  it('give the same current and previous counts as the in-memory counters for any sequence of hits and reads', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -32,6 +32,11 @@ describe('window counters in Redis', () => {
           for (const [caller, offset] of sorted) {
             const key = `rl:critical:192.0.2.${caller}`;
             expect(await shared.hit(key, WINDOW_S, START + offset)).toEqual(memory.hit(key, WINDOW_S, START + offset));
+            // Read without counting (two-factor failures), for this caller and another.
+            for (const other of [key, `rl:critical:192.0.2.${(caller + 1) % 3}`])
+              expect(await shared.counts(other, WINDOW_S, START + offset)).toEqual(
+                memory.counts(other, WINDOW_S, START + offset),
+              );
           }
         },
       ),

@@ -25,9 +25,12 @@ export class TotpClock {
     vi.setSystemTime(this.now);
   }
 
-  /** Moves to the start of the next 5-minute window (failure counters start over). */
+  /**
+   * Moves to the start of the 5-minute window after the next, so the failure counters start over (they slide: the
+   * window before the current one no longer counts).
+   */
   nextWindow(): void {
-    this.now = Math.ceil((this.now + 1) / 300_000) * 300_000 + 1_000;
+    this.now = Math.ceil((this.now + 1) / 300_000) * 300_000 + 300_000 + 1_000;
     vi.setSystemTime(this.now);
   }
 

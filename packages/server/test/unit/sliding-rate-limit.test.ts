@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryWindowCounters, rateLimiterOver, slidingCount } from '../../src/lib/window-counters.js';
+import { FAILURE_WINDOW_SECONDS, MAX_FAILURES_PER_USER, TwoFactorAttempts } from '../../src/modules/twofa/attempts.js';
 
 const WINDOW_S = 1200;
 const WINDOW_MS = WINDOW_S * 1000;
@@ -71,5 +72,34 @@ describe('sliding rate limiter (the critical routes: sign-in, registration, setu
       ),
       { numRuns: 3_000 },
     );
+  });
+});
+
+describe('two-factor failures slide the same way', () => {
+  const W = FAILURE_WINDOW_SECONDS * 1000;
+  const START = 6_000_000 * W;
+  afterEach(() => vi.useRealTimers());
+  const at = (ms: number) => vi.setSystemTime(ms);
+
+  it('five wrong codes just before a boundary leave one guess just after it, not five more', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const attempts = new TwoFactorAttempts(new MemoryWindowCounters());
+    const ip = '198.51.100.9';
+    at(START + W - 2_000);
+    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) {
+      await attempts.assertOpen(7, ip);
+      await attempts.fail(7, ip);
+    }
+    expect(await attempts.userLocked(7)).toBe(true);
+    // A second past the boundary the five weigh 4.98: one more guess (fixed windows gave five more here).
+    at(START + W + 1_000);
+    expect(await attempts.userLocked(7)).toBe(false);
+    await attempts.assertOpen(7, ip);
+    await attempts.fail(7, ip);
+    expect(await attempts.userLocked(7)).toBe(true);
+    await expect(attempts.assertOpen(7, ip)).rejects.toMatchObject({ status: 429 });
+    // Once the failures' windows have slid out, the user is free again.
+    at(START + 3 * W + 1_000);
+    expect(await attempts.userLocked(7)).toBe(false);
   });
 });
