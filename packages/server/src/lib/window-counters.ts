@@ -18,7 +18,7 @@ export interface WindowCounters {
 export const MAX_WINDOW_COUNTERS = 50_000;
 
 export class MemoryWindowCounters implements WindowCounters {
-  /** One count per key and window, gone when its window ends. */
+  /** One count per key and window, gone a window after its own ends (it is the next one's previous). */
   private readonly byWindow = new BoundedMap<string, { n: number }>({ maxEntries: MAX_WINDOW_COUNTERS });
 
   get size(): number {
@@ -48,13 +48,16 @@ export class MemoryWindowCounters implements WindowCounters {
   }
 
   hit(key: string, windowSeconds: number, now: number): [number, number] {
-    const previous = this.slot(key, windowSeconds, now - windowSeconds * 1000)[0];
-    return [this.incr(key, windowSeconds, now), this.byWindow.get(previous, now)?.n ?? 0];
+    return [this.incr(key, windowSeconds, now), this.previous(key, windowSeconds, now)];
   }
 
   counts(key: string, windowSeconds: number, now: number): [number, number] {
-    const previous = this.slot(key, windowSeconds, now - windowSeconds * 1000)[0];
-    return [this.get(key, windowSeconds, now), this.byWindow.get(previous, now)?.n ?? 0];
+    return [this.get(key, windowSeconds, now), this.previous(key, windowSeconds, now)];
+  }
+
+  /** The count of the window before the one `now` falls in (read at `now`: expired entries do not count). */
+  private previous(key: string, windowSeconds: number, now: number): number {
+    return this.byWindow.get(this.slot(key, windowSeconds, now - windowSeconds * 1000)[0], now)?.n ?? 0;
   }
 }
 
