@@ -81,22 +81,24 @@ export class RedisWindowCounters implements WindowCounters {
     return n;
   }
 
+  /** The keys of the window `now` falls in and of the one before it. */
+  private slots(key: string, windowSeconds: number, now: number): [string, string] {
+    return [this.slot(key, windowSeconds, now), this.slot(key, windowSeconds, now - windowSeconds * 1000)];
+  }
+
   async hit(key: string, windowSeconds: number, now: number): Promise<[number, number]> {
-    const k = this.slot(key, windowSeconds, now);
+    const [k, before] = this.slots(key, windowSeconds, now);
     const [[, n], , [, previous]] = (await this.redis
       .multi()
       .incr(k)
       .expire(k, 2 * windowSeconds + 1)
-      .get(this.slot(key, windowSeconds, now - windowSeconds * 1000))
+      .get(before)
       .exec()) as [[Error | null, number], unknown, [Error | null, string | null]];
     return [n, Number(previous ?? 0)];
   }
 
   async counts(key: string, windowSeconds: number, now: number): Promise<[number, number]> {
-    const [current, previous] = await this.redis.mget(
-      this.slot(key, windowSeconds, now),
-      this.slot(key, windowSeconds, now - windowSeconds * 1000),
-    );
+    const [current, previous] = await this.redis.mget(...this.slots(key, windowSeconds, now));
     return [Number(current ?? 0), Number(previous ?? 0)];
   }
 
