@@ -6,8 +6,9 @@ import { BoundedMap } from './bounded-map.js';
  * window after it (the sliding rate limiter weighs it).
  */
 export interface WindowCounters {
-  incr(key: string, windowSeconds: number): Promise<number> | number;
-  get(key: string, windowSeconds: number): Promise<number> | number;
+  /** Counts a hit in the window `now` (by default the present) falls in; that window's count, the hit included. */
+  incr(key: string, windowSeconds: number, now?: number): Promise<number> | number;
+  get(key: string, windowSeconds: number, now?: number): Promise<number> | number;
   /** Counts a hit in the window `now` falls in: that window's count (the hit included) and the previous window's. */
   hit(key: string, windowSeconds: number, now: number): Promise<[number, number]> | [number, number];
   /** The counts of the window `now` falls in and of the previous window, nothing counted. */
@@ -71,8 +72,8 @@ export class RedisWindowCounters implements WindowCounters {
     return `${this.prefix}wc:${key}:${Math.floor(now / 1000 / windowSeconds)}`;
   }
 
-  async incr(key: string, windowSeconds: number): Promise<number> {
-    const k = this.slot(key, windowSeconds);
+  async incr(key: string, windowSeconds: number, now = Date.now()): Promise<number> {
+    const k = this.slot(key, windowSeconds, now);
     const [[, n]] = (await this.redis
       .multi()
       .incr(k)
@@ -102,8 +103,8 @@ export class RedisWindowCounters implements WindowCounters {
     return [Number(current ?? 0), Number(previous ?? 0)];
   }
 
-  async get(key: string, windowSeconds: number): Promise<number> {
-    return Number((await this.redis.get(this.slot(key, windowSeconds))) ?? 0);
+  async get(key: string, windowSeconds: number, now = Date.now()): Promise<number> {
+    return Number((await this.redis.get(this.slot(key, windowSeconds, now))) ?? 0);
   }
 }
 
@@ -119,6 +120,28 @@ export function slidingCount(current: number, previous: number, windowSeconds: n
   return current + previous * (1 - (now % windowMs) / windowMs);
 }
 
+/** Counts a hit under `key` at `now`: the hits its sliding window then holds (slidingCount), this one included. */
+export async function slidingHit(
+  counters: WindowCounters,
+  key: string,
+  windowSeconds: number,
+  now: number,
+): Promise<number> {
+  const [current, previous] = await counters.hit(key, windowSeconds, now);
+  return slidingCount(current, previous, windowSeconds, now);
+}
+
+/** The hits under `key` in the sliding window ending `now` (slidingCount), nothing counted. */
+export async function slidingRead(
+  counters: WindowCounters,
+  key: string,
+  windowSeconds: number,
+  now: number,
+): Promise<number> {
+  const [current, previous] = await counters.counts(key, windowSeconds, now);
+  return slidingCount(current, previous, windowSeconds, now);
+}
+
 /**
  * A rate limiter over window counters (in memory for one node, in Redis for a cluster) that slides: a hit is
  * refused when the current window's count plus the previous window's, weighted (slidingCount), passes `limit`.
@@ -128,8 +151,5 @@ export function slidingCount(current: number, previous: number, windowSeconds: n
  */
 export const rateLimiterOver =
   (counters: WindowCounters, clock: () => number = Date.now): RateLimiter =>
-  async (key, limit, windowSeconds) => {
-    const now = clock();
-    const [current, previous] = await counters.hit(`rl:${key}`, windowSeconds, now);
-    return slidingCount(current, previous, windowSeconds, now) <= limit;
-  };
+  async (key, limit, windowSeconds) =>
+    (await slidingHit(counters, `rl:${key}`, windowSeconds, clock())) <= limit;

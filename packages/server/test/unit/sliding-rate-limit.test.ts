@@ -2,14 +2,19 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryWindowCounters, rateLimiterOver, slidingCount } from '../../src/lib/window-counters.js';
 import { FAILURE_WINDOW_SECONDS, MAX_FAILURES_PER_USER, TwoFactorAttempts } from '../../src/modules/twofa/attempts.js';
+import { RelayError } from '../../src/relay/pipeline/errors.js';
+import { admitWithin, countSuccess, type RequestLimit } from '../../src/relay/limits/request-limits.js';
 
 const WINDOW_S = 1200;
 const WINDOW_MS = WINDOW_S * 1000;
 /** A window boundary (a multiple of the window since the epoch). */
 const BOUNDARY = 1_500_000 * WINDOW_MS;
 
+/** A hit at `at` under `limit`: whether it is admitted. */
+type Hit = (at: number, limit?: number) => Promise<boolean>;
+
 /** A limiter on its own counters whose clock the test sets. */
-function limiterAt() {
+function limiterAt(): Hit {
   let now = 0;
   const limited = rateLimiterOver(new MemoryWindowCounters(), () => now);
   return (at: number, limit = 20) => {
@@ -18,16 +23,48 @@ function limiterAt() {
   };
 }
 
-describe('sliding rate limiter (the critical routes: sign-in, registration, setup)', () => {
+/** The relay's request limit (a user's model request limit or a token's own) on its own counters. */
+function relayLimitAt(kind: 'total' | 'success'): Hit {
+  const counters = new MemoryWindowCounters();
+  return async (at: number, limit = 20) => {
+    const limits: RequestLimit[] = [
+      {
+        key: 'mrl:7',
+        windowSeconds: WINDOW_S,
+        total: kind === 'total' ? limit : 0,
+        success: kind === 'success' ? limit : 0,
+      },
+    ];
+    try {
+      // Every admitted call succeeds (the success limit counts those).
+      countSuccess(counters, await admitWithin(counters, limits, at), at);
+      return true;
+    } catch (err) {
+      if (err instanceof RelayError && err.status === 429) return false;
+      throw err;
+    }
+  };
+}
+
+/** Every limiter that slides, under the same tests. */
+const LIMITERS: [string, () => Hit][] = [
+  ['the critical routes (sign-in, registration, setup)', limiterAt],
+  ["the relay's request limit (all calls)", () => relayLimitAt('total')],
+  ["the relay's request limit (successful calls)", () => relayLimitAt('success')],
+];
+
+describe('sliding window counts', () => {
   it('weighs the previous window by the share the sliding window still covers', () => {
     expect(slidingCount(3, 0, WINDOW_S, BOUNDARY + 5)).toBe(3);
     expect(slidingCount(3, 20, WINDOW_S, BOUNDARY)).toBe(23);
     expect(slidingCount(3, 20, WINDOW_S, BOUNDARY + WINDOW_MS / 4)).toBe(18);
     expect(slidingCount(3, 20, WINDOW_S, BOUNDARY + WINDOW_MS / 2)).toBe(13);
   });
+});
 
+describe.each(LIMITERS)('%s: a sliding window', (_name, makeHit) => {
   it('spends no second allowance across a window boundary: 20 just before it, then the next ones refused', async () => {
-    const hit = limiterAt();
+    const hit = makeHit();
     for (let i = 0; i < 20; i++) expect(await hit(BOUNDARY - 1_000 + i)).toBe(true);
     expect(await hit(BOUNDARY - 1)).toBe(false);
     // A fixed window would start again here with 20 more.
@@ -35,7 +72,7 @@ describe('sliding rate limiter (the critical routes: sign-in, registration, setu
   });
 
   it('admits again as the previous window slides out, and fully after a quiet window', async () => {
-    const hit = limiterAt();
+    const hit = makeHit();
     for (let i = 0; i < 20; i++) await hit(BOUNDARY - WINDOW_MS / 2 + i);
     // Half-way through the next window, the previous 20 weigh 10: ten more are admitted, the eleventh not.
     const half = BOUNDARY + WINDOW_MS / 2;
@@ -60,7 +97,7 @@ describe('sliding rate limiter (the critical routes: sign-in, registration, setu
         ),
         fc.integer({ min: 1, max: WINDOW_MS }),
         async (limit, offsets, span) => {
-          const hit = limiterAt();
+          const hit = makeHit();
           const admitted: number[] = [];
           for (const t of offsets.sort((a, b) => a - b).map((o) => BOUNDARY + o))
             if (await hit(t, limit)) admitted.push(t);

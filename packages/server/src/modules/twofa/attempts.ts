@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tollway/shared';
 import { coded } from '../../lib/errors.js';
-import { slidingCount, type WindowCounters } from '../../lib/window-counters.js';
+import { slidingHit, slidingRead, type WindowCounters } from '../../lib/window-counters.js';
 
 /**
  * Wrong codes allowed per user in a sliding window (the current fixed window plus the previous one weighted by the
@@ -26,8 +26,7 @@ export class TwoFactorAttempts {
   /** Counts the try, then refuses with 429 while the user or the address is over a limit (before any code is looked at). */
   async assertOpen(userId: number, ip: string): Promise<void> {
     const now = Date.now();
-    const [tried, triedBefore] = await this.counters.hit(`2fa-try:user:${userId}`, FAILURE_WINDOW_SECONDS, now);
-    const tries = slidingCount(tried, triedBefore, FAILURE_WINDOW_SECONDS, now);
+    const tries = await slidingHit(this.counters, `2fa-try:user:${userId}`, FAILURE_WINDOW_SECONDS, now);
     const byIp = await this.failures(`2fa-fail:ip:${ip}`, now);
     if (tries > MAX_TRIES_PER_USER || byIp >= MAX_FAILURES_PER_IP || (await this.userLocked(userId, now)))
       throw coded(ErrorCode.TwoFactorTooManyTries, TOO_MANY, undefined, 429);
@@ -35,12 +34,12 @@ export class TwoFactorAttempts {
 
   /** Failures under `key` in the sliding window ending `now`. */
   private async failures(key: string, now: number): Promise<number> {
-    const [current, previous] = await this.counters.counts(key, FAILURE_WINDOW_SECONDS, now);
-    return slidingCount(current, previous, FAILURE_WINDOW_SECONDS, now);
+    return slidingRead(this.counters, key, FAILURE_WINDOW_SECONDS, now);
   }
 
   async fail(userId: number, ip: string): Promise<void> {
-    await this.counters.incr(`2fa-fail:user:${userId}`, FAILURE_WINDOW_SECONDS);
-    await this.counters.incr(`2fa-fail:ip:${ip}`, FAILURE_WINDOW_SECONDS);
+    const now = Date.now();
+    await this.counters.incr(`2fa-fail:user:${userId}`, FAILURE_WINDOW_SECONDS, now);
+    await this.counters.incr(`2fa-fail:ip:${ip}`, FAILURE_WINDOW_SECONDS, now);
   }
 }

@@ -1,4 +1,4 @@
-import type { WindowCounters } from '../../lib/window-counters.js';
+import { slidingHit, slidingRead, type WindowCounters } from '../../lib/window-counters.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { relayErrors } from '../pipeline/errors.js';
@@ -15,7 +15,8 @@ export function tokensEstimate(call: InboundCall, promptTokens: number): number 
   return promptTokens + limit;
 }
 
-interface Limit {
+/** A request limit: at most `total` calls and `success` successful ones (0: no such limit) per sliding window. */
+export interface RequestLimit {
   key: string;
   windowSeconds: number;
   total: number;
@@ -23,8 +24,8 @@ interface Limit {
 }
 
 /** The limits that apply to a call: the model request limit per user (unless exempt) and the token's own. */
-function limitsFor(o: OptionsService, auth: TokenAuth, group: string): Limit[] {
-  const out: Limit[] = [];
+function limitsFor(o: OptionsService, auth: TokenAuth, group: string): RequestLimit[] {
+  const out: RequestLimit[] = [];
   if (o.bool('ModelRequestRateLimitEnabled')) {
     const exempt = o.bool('global.rate_limit_exempt_enabled') && group === o.get('global.rate_limit_exempt_group');
     const minutes = o.num('ModelRequestRateLimitDurationMinutes');
@@ -55,18 +56,29 @@ export function checkRateLimits(
   o: OptionsService,
   auth: TokenAuth,
   group: string,
-): Limit[] | Promise<Limit[]> {
+): RequestLimit[] | Promise<RequestLimit[]> {
   const limits = limitsFor(o, auth, group);
   // No window applies (the usual call): the answer at once, no promise to wait a turn for.
-  return limits.length === 0 ? limits : countIn(counters, limits);
+  return limits.length === 0 ? limits : admitWithin(counters, limits, Date.now());
 }
 
-async function countIn(counters: WindowCounters, limits: Limit[]): Promise<Limit[]> {
+/**
+ * Counts a call made at `now` against each limit's sliding window (slidingCount: the current fixed window's count
+ * plus the previous one's, weighted by the share still inside) and refuses with 429 once either count would pass
+ * its limit. Fixed windows let a caller spend two windows' allowance in an instant across a boundary; new-api's
+ * limiter (a log of timestamps) does not, and neither does this. A refused call counts towards the total.
+ */
+export async function admitWithin(
+  counters: WindowCounters,
+  limits: RequestLimit[],
+  now: number,
+): Promise<RequestLimit[]> {
   for (const l of limits) {
-    if (l.total > 0 && (await counters.incr(`${l.key}:t`, l.windowSeconds)) > l.total) {
+    if (l.total > 0 && (await slidingHit(counters, `${l.key}:t`, l.windowSeconds, now)) > l.total) {
       throw relayErrors.rateLimited(`at most ${l.total} requests per ${l.windowSeconds / 60} minute(s)`);
     }
-    if (l.success > 0 && (await counters.get(`${l.key}:s`, l.windowSeconds)) >= l.success) {
+    // The call, should it succeed, must not take the successful count past its limit.
+    if (l.success > 0 && (await slidingRead(counters, `${l.key}:s`, l.windowSeconds, now)) + 1 > l.success) {
       throw relayErrors.rateLimited(`at most ${l.success} successful requests per ${l.windowSeconds / 60} minute(s)`);
     }
   }
@@ -74,7 +86,7 @@ async function countIn(counters: WindowCounters, limits: Limit[]): Promise<Limit
 }
 
 /** Counts a successful call in its windows (fire and forget). */
-export function countSuccess(counters: WindowCounters, limits: Limit[]): void {
+export function countSuccess(counters: WindowCounters, limits: RequestLimit[], now = Date.now()): void {
   for (const l of limits)
-    if (l.success > 0) void Promise.resolve(counters.incr(`${l.key}:s`, l.windowSeconds)).catch(() => undefined);
+    if (l.success > 0) void Promise.resolve(counters.incr(`${l.key}:s`, l.windowSeconds, now)).catch(() => undefined);
 }
