@@ -263,6 +263,9 @@ async function longRow(): Promise<string[]> {
 }
 
 async function stopAll(): Promise<void> {
+  // SCALE_DUMP_OUTPUT: a file for what the processes printed (with SCALE_TOLLWAY_NODE_ARGS=--trace-gc, the pauses).
+  if (process.env.SCALE_DUMP_OUTPUT)
+    fs.appendFileSync(process.env.SCALE_DUMP_OUTPUT, procs.map((p) => p.output()).join('\n'));
   await Promise.all(procs.splice(0).map((p) => p.stop()));
 }
 
