@@ -103,18 +103,26 @@ describe('node-local limit store', () => {
   });
 });
 
+/** A real client to a port nobody listens on: every command fails at once. */
+async function unreachableRedis() {
+  const { Redis } = await import('ioredis');
+  return new Redis({
+    port: 1,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+}
+
+/**
+ * Every relay limit whose counters live in Redis lets calls through while Redis cannot be reached (a limiter never
+ * takes the gateway down), and says so once a minute per limit (limits/outage.ts).
+ */
 describe('limits when Redis cannot be reached', () => {
-  it('let the call through unlimited and warn once', async () => {
-    const { Redis } = await import('ioredis');
+  it('per-minute limits (RPM/TPM): let the call through unlimited and warn once', async () => {
     const { admitCaller } = await import('../../src/relay/limits/admission.js');
-    // A real client to a port nobody listens on: every command fails at once.
-    const redis = new Redis({
-      port: 1,
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    });
+    const redis = await unreachableRedis();
     const warnings: string[] = [];
     const ctx = {
       options: { json: () => ({}) } as never,
@@ -127,6 +135,45 @@ describe('limits when Redis cannot be reached', () => {
       expect(await admitCaller(ctx, auth, 'default', 10)).toBeUndefined();
       expect(await admitCaller(ctx, auth, 'default', 10)).toBeUndefined();
       expect(warnings).toEqual(['rate limits: the counters cannot be reached; calls pass unlimited meanwhile']);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("request limits (ModelRequestRateLimit*, a token's rate_limit_*): let the call through and warn once", async () => {
+    const { admitWithin } = await import('../../src/relay/limits/request-limits.js');
+    const { RedisWindowCounters } = await import('../../src/lib/window-counters.js');
+    const redis = await unreachableRedis();
+    const warnings: string[] = [];
+    const log = { warn: (_: object, msg: string) => warnings.push(msg) };
+    const limits = [{ key: 'mrl:2', windowSeconds: 60, total: 1, success: 1 }];
+    const counters = new RedisWindowCounters(redis, 'unreachable:');
+    try {
+      for (let i = 0; i < 3; i++) expect(await admitWithin(counters, limits, Date.now(), log)).toBe(limits);
+      expect(warnings).toEqual(['request limits: the counters cannot be reached; calls pass unlimited meanwhile']);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('concurrency limits: let the call through and warn once', async () => {
+    const { enterCall } = await import('../../src/relay/limits/concurrency.js');
+    const { EventEmitter } = await import('node:events');
+    const redis = await unreachableRedis();
+    const warnings: string[] = [];
+    const ctx = {
+      options: {} as never,
+      redis,
+      config: { redisKeyPrefix: 'unreachable:' },
+      log: { warn: (_: object, msg: string) => warnings.push(msg) },
+    };
+    const auth = { tokenId: 1, userId: 2, concurrencyLimit: 1 } as never;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = Object.assign(new EventEmitter(), { closed: false }) as never;
+        await enterCall(ctx, { token: 0, user: 0 }, auth, res);
+      }
+      expect(warnings).toEqual(['concurrency limits: Redis cannot be reached; calls pass unlimited meanwhile']);
     } finally {
       redis.disconnect();
     }

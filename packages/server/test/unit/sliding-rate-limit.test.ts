@@ -37,7 +37,7 @@ function relayLimitAt(kind: 'total' | 'success'): Hit {
     ];
     try {
       // Every admitted call succeeds (the success limit counts those).
-      countSuccess(counters, await admitWithin(counters, limits, at), at);
+      countSuccess(counters, await admitWithin(counters, limits, at, { warn: () => undefined }), at);
       return true;
     } catch (err) {
       if (err instanceof RelayError && err.status === 429) return false;

@@ -4,6 +4,7 @@ import type { OptionsService } from '../../core/options/service.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
 import { RelayError } from '../pipeline/errors.js';
 import { MemoryLimitStore } from './memory-store.js';
+import { passDuringOutage } from './outage.js';
 import { RedisLimitStore } from './redis-store.js';
 import { countRefusal } from './refusals.js';
 import type { LimitBucket, LimitCheck, LimitStore } from './types.js';
@@ -115,10 +116,6 @@ export function rateRefusal(
   return e;
 }
 
-/** A Redis failure lets calls through unlimited (a limiter never takes the gateway down); warned once a minute. */
-const OUTAGE_WARN_MS = 60_000;
-let lastOutageWarn = 0;
-
 /** The counts of a check, or undefined when the store failed (warned). */
 async function checked(
   ctx: LimitsContext,
@@ -129,10 +126,7 @@ async function checked(
   try {
     return await rateLimitStore(ctx).check(buckets, tokens, now);
   } catch (err) {
-    if (now - lastOutageWarn >= OUTAGE_WARN_MS) {
-      lastOutageWarn = now;
-      ctx.log.warn({ err }, 'rate limits: the counters cannot be reached; calls pass unlimited meanwhile');
-    }
+    passDuringOutage(ctx.log, err, now, 'rate limits: the counters cannot be reached; calls pass unlimited meanwhile');
     return undefined;
   }
 }

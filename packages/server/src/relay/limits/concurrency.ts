@@ -3,6 +3,7 @@ import type { TokenAuth } from '../entry/auth-cache.js';
 import { countConcurrencyRefusal } from '../../lib/metrics.js';
 import { relayErrors } from '../pipeline/errors.js';
 import type { LimitsContext } from './admission.js';
+import { passDuringOutage } from './outage.js';
 import {
   MemoryConcurrencyStore,
   RedisConcurrencyStore,
@@ -66,21 +67,18 @@ export function enterCall(
   return slots && takePlace(ctx, slots, res);
 }
 
-/** A Redis failure lets calls through unlimited (a limiter never takes the gateway down); warned once a minute. */
-const OUTAGE_WARN_MS = 60_000;
-let lastOutageWarn = 0;
-
 async function takePlace(ctx: LimitsContext, slots: ConcurrencySlot[], res: ServerResponse): Promise<void> {
   const store = concurrencyStore(ctx);
   let taken: ConcurrencyLease | number;
   try {
     taken = await store.acquire(slots);
   } catch (err) {
-    const now = Date.now();
-    if (now - lastOutageWarn >= OUTAGE_WARN_MS) {
-      lastOutageWarn = now;
-      ctx.log.warn({ err }, 'concurrency limits: Redis cannot be reached; calls pass unlimited meanwhile');
-    }
+    passDuringOutage(
+      ctx.log,
+      err,
+      Date.now(),
+      'concurrency limits: Redis cannot be reached; calls pass unlimited meanwhile',
+    );
     return;
   }
   if (typeof taken === 'number') {

@@ -1,9 +1,12 @@
 import { slidingHit, slidingRead, type WindowCounters } from '../../lib/window-counters.js';
 import type { OptionsService } from '../../core/options/service.js';
 import type { TokenAuth } from '../entry/auth-cache.js';
-import { relayErrors } from '../pipeline/errors.js';
+import { relayErrors, type RelayError } from '../pipeline/errors.js';
 import type { InboundCall } from '../pipeline/types.js';
 import { MAX_TOKEN_LIMIT } from '../entry/validate.js';
+import { passDuringOutage } from './outage.js';
+
+type Log = { warn(obj: object, msg: string): void };
 
 /** Tokens a TPM limit reserves for the answer of a call that sets no max_tokens (settled to the real count). */
 export const UNBOUNDED_COMPLETION_ESTIMATE = 1024;
@@ -56,33 +59,51 @@ export function checkRateLimits(
   o: OptionsService,
   auth: TokenAuth,
   group: string,
+  log: Log,
 ): RequestLimit[] | Promise<RequestLimit[]> {
   const limits = limitsFor(o, auth, group);
   // No window applies (the usual call): the answer at once, no promise to wait a turn for.
-  return limits.length === 0 ? limits : admitWithin(counters, limits, Date.now());
+  return limits.length === 0 ? limits : admitWithin(counters, limits, Date.now(), log);
 }
 
 /**
  * Counts a call made at `now` against each limit's sliding window (slidingCount: the current fixed window's count
  * plus the previous one's, weighted by the share still inside) and refuses with 429 once either count would pass
  * its limit. Fixed windows let a caller spend two windows' allowance in an instant across a boundary; new-api's
- * limiter (a log of timestamps) does not, and neither does this. A refused call counts towards the total.
+ * limiter (a log of timestamps) does not, and neither does this. A refused call counts towards the total. When the
+ * counters (Redis) cannot be reached the call passes, as under every other limit (outage.ts).
  */
 export async function admitWithin(
   counters: WindowCounters,
   limits: RequestLimit[],
   now: number,
+  log: Log,
 ): Promise<RequestLimit[]> {
-  for (const l of limits) {
-    if (l.total > 0 && (await slidingHit(counters, `${l.key}:t`, l.windowSeconds, now)) > l.total) {
-      throw relayErrors.rateLimited(`at most ${l.total} requests per ${l.windowSeconds / 60} minute(s)`);
-    }
-    // The call, should it succeed, must not take the successful count past its limit.
-    if (l.success > 0 && (await slidingRead(counters, `${l.key}:s`, l.windowSeconds, now)) + 1 > l.success) {
-      throw relayErrors.rateLimited(`at most ${l.success} successful requests per ${l.windowSeconds / 60} minute(s)`);
-    }
+  let refusal: RelayError | undefined;
+  try {
+    refusal = await overLimit(counters, limits, now);
+  } catch (err) {
+    passDuringOutage(log, err, now, 'request limits: the counters cannot be reached; calls pass unlimited meanwhile');
+    return limits;
   }
+  if (refusal) throw refusal;
   return limits;
+}
+
+/** The refusal of the first limit the call would pass, if any (the call counted in each total on the way). */
+async function overLimit(
+  counters: WindowCounters,
+  limits: RequestLimit[],
+  now: number,
+): Promise<RelayError | undefined> {
+  for (const l of limits) {
+    if (l.total > 0 && (await slidingHit(counters, `${l.key}:t`, l.windowSeconds, now)) > l.total)
+      return relayErrors.rateLimited(`at most ${l.total} requests per ${l.windowSeconds / 60} minute(s)`);
+    // The call, should it succeed, must not take the successful count past its limit.
+    if (l.success > 0 && (await slidingRead(counters, `${l.key}:s`, l.windowSeconds, now)) + 1 > l.success)
+      return relayErrors.rateLimited(`at most ${l.success} successful requests per ${l.windowSeconds / 60} minute(s)`);
+  }
+  return undefined;
 }
 
 /** Counts a successful call in its windows (fire and forget). */

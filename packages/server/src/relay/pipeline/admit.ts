@@ -43,7 +43,7 @@ export async function admitModel(
     const inputLimit = ctx.channelCache.inputLimit(group, model);
     if (inputLimit === undefined) throw relayErrors.noChannel(group, model);
     if (inputTokens > inputLimit) throw relayErrors.inputTooLarge(inputTokens, model, inputLimit);
-    const checked = checkRateLimits(ctx.counters, ctx.options, auth, group);
+    const checked = checkRateLimits(ctx.counters, ctx.options, auth, group, ctx.log);
     const limits = Array.isArray(checked) ? checked : await checked;
     const counting = admitCaller(ctx, auth, group, tokens);
     const rate = counting && (await counting);
