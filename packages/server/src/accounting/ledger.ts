@@ -224,10 +224,16 @@ export class MemoryLedger implements Ledger {
    * neither. Synchronous after the entries are loaded, so two requests cannot both see the same balance.
    */
   async reserve(t: ReserveTarget, amount: number, minimum = amount): Promise<Hold | 'user' | 'token'> {
-    const [u, tok] = await Promise.all([
-      this.payerBook(t).ensure(t.planId || t.userId),
-      t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId),
-    ]);
+    const payer = this.payerBook(t);
+    const payerId = t.planId || t.userId;
+    let u = payer.entries.get(payerId);
+    let tok = t.tokenId === undefined ? undefined : this.tokens.entries.get(t.tokenId);
+    // Loaded entries (every call after a payer's first) are taken as they are, without a turn for each to load.
+    if (!u || (t.tokenId !== undefined && !tok))
+      [u, tok] = await Promise.all([
+        payer.ensure(payerId),
+        t.tokenId === undefined ? undefined : this.tokens.ensure(t.tokenId),
+      ]);
     if (!u) return 'user';
     if (t.tokenId !== undefined && !tok) return 'token';
     // A free call (amount 0) needs no balance; any charge needs at least `minimum` (and more than 0) available.
