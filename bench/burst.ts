@@ -4,8 +4,16 @@
 // direct run's. `node --import tsx bench/burst.ts [direct|floor|tollway ...]` runs some targets only;
 // BURST_TOLLWAY_NODE_ARGS adds node options to Tollway's process (`--cpu-prof --cpu-prof-dir=/tmp/prof`), and
 // BURST_TOLLWAY_ENV (`NAME=value,...`) settings; BURST_DUMP_OUTPUT names a file for the proxy's output.
+// `direct-h2` and `tollway-h2` run the same burst against the mock over TLS with HTTP/2 (as providers' APIs offer):
+// direct, the client's streams multiplexed over BURST_H2_CONNECTIONS connections; through Tollway, its upstream
+// agent in HTTP/2 under that connection limit (RELAY_HTTP2_ENABLED, RELAY_MAX_CONNS_PER_HOST), the client still
+// opening a plain HTTP/1.1 connection a stream to Tollway.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Agent } from 'undici';
+import { createUpstreamAgent } from '../packages/server/src/relay/upstream/agent.js';
+import { makeSelfSignedCert } from '../packages/server/test/support/self-signed-cert.js';
 import { processCpuSplit, type Target } from './measure.js';
 import { percentile } from './scale-measure.js';
 import { startFloorProxy, startTollway } from './targets.js';
@@ -24,6 +32,8 @@ const CHUNKS = 3;
 const CHUNK_MS = 1000;
 const CLIENT_TIMEOUT_MS = 120_000;
 const NODE_ARGS = (process.env.BURST_TOLLWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** HTTP/2 connections to the TLS mock (direct and Tollway's upstream): the mock allows 100 streams on each. */
+const H2_CONNECTIONS = Number(process.env.BURST_H2_CONNECTIONS ?? 16);
 const EXTRA_ENV = Object.fromEntries(
   (process.env.BURST_TOLLWAY_ENV ?? '')
     .split(',')
@@ -40,21 +50,28 @@ export interface BurstResult {
   kernelPerStartMs?: number;
 }
 
-/** Warms `t` up with WARMUP streams, then opens BURST_STREAMS at once on fresh connections. */
-export async function burst(t: Target, pid?: number): Promise<BurstResult> {
-  for (let i = 0; i < WARMUP_ROUNDS; i++) {
-    const warm = new Agent({ connections: null, pipelining: 1 });
-    await Promise.all(Array.from({ length: WARMUP }, () => streamCall(warm, t)));
-    await warm.close();
-  }
-  if (IDLE_BEFORE_MS) await new Promise((r) => setTimeout(r, IDLE_BEFORE_MS));
-  const client = new Agent({
+/** The client's connections to the target: plain HTTP/1.1, a connection a stream, unless the caller brings its own. */
+const plainClient = (): Agent =>
+  new Agent({
     connections: null,
     pipelining: 1,
     headersTimeout: CLIENT_TIMEOUT_MS,
     bodyTimeout: CLIENT_TIMEOUT_MS,
     connect: { timeout: CLIENT_TIMEOUT_MS },
   });
+
+/**
+ * Warms `t` up with WARMUP streams, then opens BURST_STREAMS at once on fresh connections (each round and the burst
+ * a new client from `makeClient`).
+ */
+export async function burst(t: Target, pid?: number, makeClient: () => Agent = plainClient): Promise<BurstResult> {
+  for (let i = 0; i < WARMUP_ROUNDS; i++) {
+    const warm = makeClient();
+    await Promise.all(Array.from({ length: WARMUP }, () => streamCall(warm, t)));
+    await warm.close();
+  }
+  if (IDLE_BEFORE_MS) await new Promise((r) => setTimeout(r, IDLE_BEFORE_MS));
+  const client = makeClient();
   let firsts = 0;
   const noCpu = { user: 0, system: 0 };
   let cpuAtLast = noCpu;
@@ -76,17 +93,39 @@ export async function burst(t: Target, pid?: number): Promise<BurstResult> {
   };
 }
 
+export type BurstKind = 'direct' | 'floor' | 'tollway' | 'direct-h2' | 'tollway-h2';
+
 /** The burst against one kind of target, each on its own fresh mock. */
-export async function burstOf(kind: 'direct' | 'floor' | 'tollway'): Promise<BurstResult> {
-  const mock = await startStreamMock(CHUNKS, CHUNK_MS);
+export async function burstOf(kind: BurstKind): Promise<BurstResult> {
+  const h2 = kind.endsWith('-h2');
+  const cert = h2 ? makeSelfSignedCert(fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-burst-'))) : undefined;
+  const mock = await startStreamMock(CHUNKS, CHUNK_MS, cert);
   const procs = [mock.proc];
   try {
-    if (kind === 'direct')
-      return await burst({ name: 'direct', url: mock.url, path: '/v1/chat/completions', headers: {} });
+    const direct = { name: 'direct', url: mock.url, path: '/v1/chat/completions', headers: {} };
+    if (kind === 'direct') return await burst(direct);
+    if (kind === 'direct-h2') {
+      const ca = fs.readFileSync(cert!.certFile, 'utf8');
+      // Tollway's own upstream agent: undici's plain one keeps a stream per connection (its pipelining) over HTTP/2.
+      const h2Client = () =>
+        createUpstreamAgent({
+          bodyTimeoutMs: CLIENT_TIMEOUT_MS,
+          headersTimeoutMs: CLIENT_TIMEOUT_MS,
+          connections: { maxConnsPerHost: H2_CONNECTIONS, http2: true },
+          tls: { ca },
+        });
+      return await burst(direct, undefined, h2Client);
+    }
+    const env = h2
+      ? {
+          ...EXTRA_ENV,
+          NODE_EXTRA_CA_CERTS: cert!.certFile,
+          RELAY_HTTP2_ENABLED: 'true',
+          RELAY_MAX_CONNS_PER_HOST: String(H2_CONNECTIONS),
+        }
+      : EXTRA_ENV;
     const started =
-      kind === 'floor'
-        ? await startFloorProxy(mock.url)
-        : await startTollway(mock.url, NODE_ARGS, undefined, EXTRA_ENV);
+      kind === 'floor' ? await startFloorProxy(mock.url) : await startTollway(mock.url, NODE_ARGS, undefined, env);
     procs.push(started.proc);
     let result = await burst(started.target, started.proc.child.pid);
     for (let i = 1; i < ROUNDS; i++) {
@@ -105,7 +144,7 @@ export async function burstOf(kind: 'direct' | 'floor' | 'tollway'): Promise<Bur
 if (import.meta.filename === process.argv[1]) {
   const kinds = process.argv.slice(2).length ? process.argv.slice(2) : ['direct', 'floor', 'tollway'];
   for (const kind of kinds) {
-    const r = await burstOf(kind as 'direct');
+    const r = await burstOf(kind as BurstKind);
     const cpu =
       r.cpuPerStartMs === undefined
         ? ''

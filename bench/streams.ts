@@ -39,14 +39,26 @@ export async function streamCall(client: Agent, t: Target, onFirst = () => {}): 
   }
 }
 
-/** The streaming mock (bench/stream-mock-server.ts) in its own process, sending `chunks` events `chunkMs` apart. */
-export async function startStreamMock(chunks: number, chunkMs: number): Promise<{ url: string; proc: Proc }> {
-  const env = { STREAM_MOCK_CHUNKS: String(chunks), STREAM_MOCK_CHUNK_MS: String(chunkMs) };
+/**
+ * The streaming mock (bench/stream-mock-server.ts) in its own process, sending `chunks` events `chunkMs` apart; with
+ * `tls` (key and certificate files) it serves HTTPS, HTTP/2 or HTTP/1.1 as the client chooses (ALPN).
+ */
+export async function startStreamMock(
+  chunks: number,
+  chunkMs: number,
+  tls?: { keyFile: string; certFile: string },
+): Promise<{ url: string; proc: Proc }> {
+  const env = {
+    STREAM_MOCK_CHUNKS: String(chunks),
+    STREAM_MOCK_CHUNK_MS: String(chunkMs),
+    ...(tls ? { STREAM_MOCK_KEY: tls.keyFile, STREAM_MOCK_CERT: tls.certFile } : {}),
+  };
+  const listening = /https?:\/\/127\.0\.0\.1:\d+/;
   const proc = await start(
     process.execPath,
     ['--import', 'tsx', path.join(ROOT, 'bench/stream-mock-server.ts')],
     env,
-    /http:\/\/127\.0\.0\.1:\d+/,
+    listening,
   );
-  return { proc, url: /http:\/\/127\.0\.0\.1:\d+/.exec(proc.output())![0] };
+  return { proc, url: listening.exec(proc.output())![0] };
 }
