@@ -95,15 +95,28 @@ export async function burst(t: Target, pid?: number, makeClient: () => Agent = p
 
 export type BurstKind = 'direct' | 'floor' | 'tollway' | 'direct-h2' | 'tollway-h2';
 
-/** The burst against one kind of target, each on its own fresh mock. */
-export async function burstOf(kind: BurstKind): Promise<BurstResult> {
+/**
+ * The burst against one kind of target, each on its own fresh mock: `rounds` bursts one after the other on the same
+ * processes (the first after the warm-up, the later ones on a node that has compiled its path), the last reported.
+ */
+export async function burstOf(kind: BurstKind, rounds = ROUNDS): Promise<BurstResult> {
   const h2 = kind.endsWith('-h2');
   const cert = h2 ? makeSelfSignedCert(fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-burst-'))) : undefined;
   const mock = await startStreamMock(CHUNKS, CHUNK_MS, cert);
   const procs = [mock.proc];
+  const measure = async (t: Target, pid?: number, makeClient?: () => Agent) => {
+    let result = await burst(t, pid, makeClient);
+    for (let i = 1; i < rounds; i++) {
+      console.log(
+        `  ${kind} round ${i}: p50 ${result.p50.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms${result.cpuPerStartMs === undefined ? '' : `, ${result.cpuPerStartMs.toFixed(3)} CPU ms per start`}`,
+      );
+      result = await burst(t, pid, makeClient);
+    }
+    return result;
+  };
   try {
     const direct = { name: 'direct', url: mock.url, path: '/v1/chat/completions', headers: {} };
-    if (kind === 'direct') return await burst(direct);
+    if (kind === 'direct') return await measure(direct);
     if (kind === 'direct-h2') {
       const ca = fs.readFileSync(cert!.certFile, 'utf8');
       // Tollway's own upstream agent: undici's plain one keeps a stream per connection (its pipelining) over HTTP/2.
@@ -114,7 +127,7 @@ export async function burstOf(kind: BurstKind): Promise<BurstResult> {
           connections: { maxConnsPerHost: H2_CONNECTIONS, http2: true },
           tls: { ca },
         });
-      return await burst(direct, undefined, h2Client);
+      return await measure(direct, undefined, h2Client);
     }
     const env = h2
       ? {
@@ -127,13 +140,7 @@ export async function burstOf(kind: BurstKind): Promise<BurstResult> {
     const started =
       kind === 'floor' ? await startFloorProxy(mock.url) : await startTollway(mock.url, NODE_ARGS, undefined, env);
     procs.push(started.proc);
-    let result = await burst(started.target, started.proc.child.pid);
-    for (let i = 1; i < ROUNDS; i++) {
-      console.log(
-        `  round ${i}: p50 ${result.p50.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms, ${result.cpuPerStartMs?.toFixed(3)} CPU ms per start`,
-      );
-      result = await burst(started.target, started.proc.child.pid);
-    }
+    const result = await measure(started.target, started.proc.child.pid);
     if (process.env.BURST_DUMP_OUTPUT) fs.writeFileSync(process.env.BURST_DUMP_OUTPUT, started.proc.output());
     return result;
   } finally {
