@@ -103,16 +103,40 @@ describe('node-local limit store', () => {
   });
 });
 
-/** A real client to a port nobody listens on: every command fails at once. */
-async function unreachableRedis() {
+/** A limits context whose Redis is a real client to a port nobody listens on (every command fails at once). */
+interface Unreachable {
+  ctx: {
+    options: never;
+    redis: import('ioredis').Redis;
+    config: { redisKeyPrefix: string };
+    log: { warn(obj: object, msg: string): void };
+  };
+  /** What the limits warned. */
+  warnings: string[];
+}
+
+/** Runs `body` with an unreachable Redis, disconnected afterwards. */
+async function withUnreachableRedis(body: (u: Unreachable) => Promise<void>): Promise<void> {
   const { Redis } = await import('ioredis');
-  return new Redis({
+  const redis = new Redis({
     port: 1,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
+  const warnings: string[] = [];
+  const ctx = {
+    options: { json: () => ({}) } as never,
+    redis,
+    config: { redisKeyPrefix: 'unreachable:' },
+    log: { warn: (_: object, msg: string) => void warnings.push(msg) },
+  };
+  try {
+    await body({ ctx, warnings });
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /**
@@ -122,60 +146,35 @@ async function unreachableRedis() {
 describe('limits when Redis cannot be reached', () => {
   it('per-minute limits (RPM/TPM): let the call through unlimited and warn once', async () => {
     const { admitCaller } = await import('../../src/relay/limits/admission.js');
-    const redis = await unreachableRedis();
-    const warnings: string[] = [];
-    const ctx = {
-      options: { json: () => ({}) } as never,
-      redis,
-      config: { redisKeyPrefix: 'unreachable:' },
-      log: { warn: (_: object, msg: string) => warnings.push(msg) },
-    };
     const auth = { tokenId: 1, userId: 2, perMinute: { tokenRpm: 1, tokenTpm: 0, userRpm: 0, userTpm: 0 } } as never;
-    try {
+    await withUnreachableRedis(async ({ ctx, warnings }) => {
       expect(await admitCaller(ctx, auth, 'default', 10)).toBeUndefined();
       expect(await admitCaller(ctx, auth, 'default', 10)).toBeUndefined();
       expect(warnings).toEqual(['rate limits: the counters cannot be reached; calls pass unlimited meanwhile']);
-    } finally {
-      redis.disconnect();
-    }
+    });
   });
 
   it("request limits (ModelRequestRateLimit*, a token's rate_limit_*): let the call through and warn once", async () => {
     const { admitWithin } = await import('../../src/relay/limits/request-limits.js');
     const { RedisWindowCounters } = await import('../../src/lib/window-counters.js');
-    const redis = await unreachableRedis();
-    const warnings: string[] = [];
-    const log = { warn: (_: object, msg: string) => warnings.push(msg) };
     const limits = [{ key: 'mrl:2', windowSeconds: 60, total: 1, success: 1 }];
-    const counters = new RedisWindowCounters(redis, 'unreachable:');
-    try {
-      for (let i = 0; i < 3; i++) expect(await admitWithin(counters, limits, Date.now(), log)).toBe(limits);
+    await withUnreachableRedis(async ({ ctx, warnings }) => {
+      const counters = new RedisWindowCounters(ctx.redis, ctx.config.redisKeyPrefix);
+      for (let i = 0; i < 3; i++) expect(await admitWithin(counters, limits, Date.now(), ctx.log)).toBe(limits);
       expect(warnings).toEqual(['request limits: the counters cannot be reached; calls pass unlimited meanwhile']);
-    } finally {
-      redis.disconnect();
-    }
+    });
   });
 
   it('concurrency limits: let the call through and warn once', async () => {
     const { enterCall } = await import('../../src/relay/limits/concurrency.js');
     const { EventEmitter } = await import('node:events');
-    const redis = await unreachableRedis();
-    const warnings: string[] = [];
-    const ctx = {
-      options: {} as never,
-      redis,
-      config: { redisKeyPrefix: 'unreachable:' },
-      log: { warn: (_: object, msg: string) => warnings.push(msg) },
-    };
     const auth = { tokenId: 1, userId: 2, concurrencyLimit: 1 } as never;
-    try {
+    await withUnreachableRedis(async ({ ctx, warnings }) => {
       for (let i = 0; i < 3; i++) {
         const res = Object.assign(new EventEmitter(), { closed: false }) as never;
         await enterCall(ctx, { token: 0, user: 0 }, auth, res);
       }
       expect(warnings).toEqual(['concurrency limits: Redis cannot be reached; calls pass unlimited meanwhile']);
-    } finally {
-      redis.disconnect();
-    }
+    });
   });
 });
