@@ -8,7 +8,6 @@ import { BoundedMap } from './bounded-map.js';
 export interface WindowCounters {
   /** Counts a hit in the window `now` (by default the present) falls in; that window's count, the hit included. */
   incr(key: string, windowSeconds: number, now?: number): Promise<number> | number;
-  get(key: string, windowSeconds: number, now?: number): Promise<number> | number;
   /** Counts a hit in the window `now` falls in: that window's count (the hit included) and the previous window's. */
   hit(key: string, windowSeconds: number, now: number): Promise<[number, number]> | [number, number];
   /** The counts of the window `now` falls in and of the previous window, nothing counted. */
@@ -102,10 +101,6 @@ export class RedisWindowCounters implements WindowCounters {
     const [current, previous] = await this.redis.mget(...this.slots(key, windowSeconds, now));
     return [Number(current ?? 0), Number(previous ?? 0)];
   }
-
-  async get(key: string, windowSeconds: number, now = Date.now()): Promise<number> {
-    return Number((await this.redis.get(this.slot(key, windowSeconds, now))) ?? 0);
-  }
 }
 
 /** Counts one hit against `limit` per `windowSeconds`; true while the caller is within the limit. */
@@ -120,27 +115,23 @@ export function slidingCount(current: number, previous: number, windowSeconds: n
   return current + previous * (1 - (now % windowMs) / windowMs);
 }
 
-/** Counts a hit under `key` at `now`: the hits its sliding window then holds (slidingCount), this one included. */
-export async function slidingHit(
-  counters: WindowCounters,
-  key: string,
+/** The hits a sliding window ending `now` holds (slidingCount), from a window's counts and its predecessor's. */
+async function slid(
+  counts: Promise<[number, number]> | [number, number],
   windowSeconds: number,
   now: number,
 ): Promise<number> {
-  const [current, previous] = await counters.hit(key, windowSeconds, now);
+  const [current, previous] = await counts;
   return slidingCount(current, previous, windowSeconds, now);
 }
 
-/** The hits under `key` in the sliding window ending `now` (slidingCount), nothing counted. */
-export async function slidingRead(
-  counters: WindowCounters,
-  key: string,
-  windowSeconds: number,
-  now: number,
-): Promise<number> {
-  const [current, previous] = await counters.counts(key, windowSeconds, now);
-  return slidingCount(current, previous, windowSeconds, now);
-}
+/** Counts a hit under `key` at `now`: the hits its sliding window then holds, this one included. */
+export const slidingHit = (counters: WindowCounters, key: string, windowSeconds: number, now: number) =>
+  slid(counters.hit(key, windowSeconds, now), windowSeconds, now);
+
+/** The hits under `key` in the sliding window ending `now`, nothing counted. */
+export const slidingRead = (counters: WindowCounters, key: string, windowSeconds: number, now: number) =>
+  slid(counters.counts(key, windowSeconds, now), windowSeconds, now);
 
 /**
  * A rate limiter over window counters (in memory for one node, in Redis for a cluster) that slides: a hit is
