@@ -138,8 +138,8 @@ const WARM_BURST_ROUNDS = 3;
 
 /**
  * The burst of BURST_STREAMS streams direct, through the bare proxy and through Tollway; pinned or not; `warm`: the
- * third burst on the same processes (their paths compiled, as on a node that has been serving), else the first
- * after the warm-up.
+ * last of WARM_BURST_ROUNDS bursts on the same processes (their paths compiled, as on a node that has been serving),
+ * else the first after the warm-up.
  */
 async function burstRow(pinned: boolean, warm = false): Promise<string> {
   const saved = process.env.BENCH_PROXY_CPUS;
