@@ -16,6 +16,11 @@ describe('OpenAI body rewrite with the client bytes', () => {
     const body = { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] };
     const out = rewriteOpenAIBody(body, plain, 'chat', Buffer.concat([Buffer.from('  \n'), bytes(body)]));
     expect(sent(out)).toEqual({ ...body, stream_options: { include_usage: true } });
+    // Byte for byte: the client's bytes with the key inserted after the opening brace, leading white space kept.
+    const raw = bytes(body);
+    const usage = '"stream_options":{"include_usage":true},';
+    expect(rewriteOpenAIBody(body, plain, 'chat', raw).toString()).toBe(`{${usage}${raw.toString().slice(1)}`);
+    expect(out.toString()).toBe(`  \n{${usage}${raw.toString().slice(1)}`);
   });
 
   it('keeps a stream that already asks for usage as it is, and rebuilds one whose stream_options lack it', () => {
