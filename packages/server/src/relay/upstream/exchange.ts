@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { util, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { startKeepAlive, type KeepAlive, type KeepAliveOptions } from '../pipeline/keep-alive.js';
 import type { CancelSignal } from '../pipeline/services.js';
 import type { AttemptResult } from '../pipeline/types.js';
 import { upstreamErrorMessage } from '../providers/upstream-error.js';
+import { answerHeaders, type AnswerHeaders } from './answer-headers.js';
 
-export type AnswerHeaders = Dispatcher.ResponseData['headers'];
+export type { AnswerHeaders };
 
 /**
  * An answer relayed chunk by chunk: `open` writes the response head, `chunk` turns each upstream chunk into what to
@@ -90,11 +91,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
     if (status < 200) return true;
     this.resumeUpstream = resume;
-    const headers = util.parseHeaders(raw) as AnswerHeaders;
     if (status >= 400) {
       this.phase = { kind: 'error', status, text: '' };
       return true;
     }
+    const headers = answerHeaders(raw);
     try {
       const sink = this.route.sinkFor(headers);
       if (sink.whole) {
