@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { spoolBudgetOf } from '../../src/relay/surfaces/spool-budget.js';
 import { createUserClient } from '../support/app.js';
 import { useGateway } from '../support/fixture.js';
 import { addChannel, addToken, setQuota } from '../support/gateway.js';
@@ -190,6 +191,15 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
     otherKey = (await addToken(g.t, other.userId!)).key;
   });
 
+  /**
+   * No spool file left and none of their bytes held against a cap. A spool's file goes before its lease (the budget
+   * never counts less than the disk holds), so an empty folder alone can be seen a turn before the lease is given
+   * back: an upload started then was refused for a cap the last test's spools still held.
+   */
+  const spoolsGone = () =>
+    fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')) &&
+    spoolBudgetOf(gw.t.runtime.ctx.config).spooled() === 0;
+
   const open: RawUpload[] = [];
   const upload = (key: string, total = UPLOAD, chunked = false) => {
     const u = new RawUpload(port, key, total, chunked);
@@ -234,10 +244,7 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
       expect(watch.max()).toBeLessThanOrEqual(TOTAL_CAP_MB * MB);
       // Released when each answer is over: the folder is empty again.
-      await until(
-        'empty spool folder',
-        () => spooledBytes() === 0 && fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')),
-      );
+      await until('no spool on disk or held', spoolsGone);
     } finally {
       watch.stop();
     }
@@ -258,10 +265,7 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
       expect(watch.max()).toBeLessThanOrEqual(CALLER_CAP_MB * MB);
       await Promise.all(first.map((u) => u.finish()));
       expect((await Promise.all(first.map((u) => u.answer()))).map((r) => r.status)).toEqual([200, 200]);
-      await until(
-        'empty spool folder',
-        () => spooledBytes() === 0 && fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')),
-      );
+      await until('no spool on disk or held', spoolsGone);
     } finally {
       watch.stop();
     }
@@ -272,7 +276,7 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
     await Promise.all(cut.map((u) => u.sendFile(10 * MB)));
     await until('both spools', () => spooledBytes() >= 2 * 9 * MB);
     cut.forEach((u) => u.reset());
-    await until('empty spool folder', () => fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')));
+    await until('no spool on disk or held', spoolsGone);
     // The caller's whole cap is free again: two full uploads are served.
     const again = [upload(gw.key), upload(gw.key)];
     await Promise.all(again.map((u) => u.finish()));
@@ -317,7 +321,7 @@ describe('upload spools: per-caller and global caps, released on every exit', { 
       }).toEqual({ '4xx': 1, '5xx': 0 });
       expect(errors.mock.calls.map((c) => c.at(-1))).toEqual([]);
       expect(infos.mock.calls.map((c) => c.at(-1))).toContain('relay: the client closed the request');
-      await until('empty spool folder', () => fs.readdirSync(SPOOL_DIR).every((n) => !n.startsWith('tollway-upload-')));
+      await until('no spool on disk or held', spoolsGone);
     } finally {
       errors.mockRestore();
       infos.mockRestore();
