@@ -197,6 +197,28 @@ const CHOOSE_ATTEMPTS = 3;
 const CHOOSE_SETTLE_MS = 5_000;
 
 /**
+ * Opens the antd Dropdown menu of `trigger`, clicks its item `item` and waits for `then` (what the item opens) to
+ * be visible. An item clicked while its menu is still opening, or already closing after a re-render of the page
+ * (the list refreshing behind it), can take the click and do nothing, as a closing Select's option does
+ * (chooseOption): then the menu is opened and the item clicked again, at most CHOOSE_ATTEMPTS times. Nothing is
+ * clicked again once `then` shows; the last attempt's error is thrown.
+ */
+export async function chooseMenuItem(trigger: Locator, item: Locator, then: Locator): Promise<void> {
+  for (let attempt = 0; attempt < CHOOSE_ATTEMPTS; attempt++) {
+    if (await then.isVisible()) return;
+    const last = attempt === CHOOSE_ATTEMPTS - 1;
+    try {
+      if (!(await item.isVisible())) await trigger.click({ timeout: CHOOSE_SETTLE_MS });
+      await item.click({ timeout: CHOOSE_SETTLE_MS });
+      await then.waitFor({ timeout: CHOOSE_SETTLE_MS });
+      return;
+    } catch (err) {
+      if (last) throw err;
+    }
+  }
+}
+
+/**
  * Drops the page's session without the console noticing: it leaves the console first, since a console page still
  * open would meet a 401 and redirect to /login?expired=true, racing the test's next navigation.
  */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from './harness.js';
+import { chooseMenuItem, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'redroot', password: 'red-root-pass-1' };
@@ -313,9 +313,11 @@ describe('redemption codes in Chromium', () => {
     expect(expired.expired_time).toBe(expired.valid_until);
 
     await admin.getByTestId('redemptions-refresh').click();
-    await admin.getByTestId('redemptions-bulk').click();
-    await admin.getByTestId('redemptions-bulk-delete-invalid').click();
-    await admin.getByTestId('redemptions-delete-invalid-confirm').waitFor();
+    await chooseMenuItem(
+      admin.getByTestId('redemptions-bulk'),
+      admin.getByTestId('redemptions-bulk-delete-invalid'),
+      admin.getByTestId('redemptions-delete-invalid-confirm'),
+    );
     await h.shot(admin, '80-redemption-delete-invalid-confirm');
     await admin.getByTestId('redemptions-delete-invalid-confirm').click();
     await admin.getByText('3 codes deleted').or(admin.getByText('已删除 3 个兑换码')).waitFor();
