@@ -101,7 +101,8 @@ export type BurstKind = 'direct' | 'floor' | 'tollway' | 'direct-h2' | 'tollway-
  */
 export async function burstOf(kind: BurstKind, rounds = ROUNDS): Promise<BurstResult> {
   const h2 = kind.endsWith('-h2');
-  const cert = h2 ? makeSelfSignedCert(fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-burst-'))) : undefined;
+  const certDir = h2 ? fs.mkdtempSync(path.join(os.tmpdir(), 'tollway-burst-')) : undefined;
+  const cert = certDir ? makeSelfSignedCert(certDir) : undefined;
   const mock = await startStreamMock(CHUNKS, CHUNK_MS, cert);
   const procs = [mock.proc];
   const measure = async (t: Target, pid?: number, makeClient?: () => Agent) => {
@@ -145,6 +146,8 @@ export async function burstOf(kind: BurstKind, rounds = ROUNDS): Promise<BurstRe
     return result;
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
+    // The mock's private key and certificate are not left behind.
+    if (certDir) fs.rmSync(certDir, { recursive: true, force: true });
   }
 }
 
