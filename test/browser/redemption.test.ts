@@ -118,12 +118,11 @@ describe('redemption codes in Chromium', () => {
   });
 
   it('refuses bulk disable without a selection, then searches, disables and deletes one code', async () => {
-    await admin.getByTestId('redemptions-bulk').click();
-    await admin.getByTestId('redemptions-bulk-disable').click();
-    await admin
-      .getByText('Please select at least one redemption code!')
-      .or(admin.getByText('请至少选择一个兑换码！'))
-      .waitFor();
+    await chooseMenuItem(
+      admin.getByTestId('redemptions-bulk'),
+      admin.getByTestId('redemptions-bulk-disable'),
+      admin.getByText('Please select at least one redemption code!').or(admin.getByText('请至少选择一个兑换码！')),
+    );
 
     await admin.getByTestId('redemptions-search').fill(keys[2]!);
     await admin.getByTestId('redemptions-search-submit').click();
