@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession } from './api-session.js';
-import { login, pageApi, type Harness } from './harness.js';
+import { login, motionSettled, pageApi, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
@@ -74,16 +74,7 @@ describe('audit log in Chromium', () => {
     expect(await root.getByTestId('audit-detail').locator('img').count()).toBe(0);
     expect(await root.evaluate(() => (window as unknown as { __auditPwned?: number }).__auditPwned)).toBeUndefined();
     // The dialog's opening animation ends before the screenshot.
-    await expect
-      .poll(() =>
-        root.evaluate(
-          () =>
-            document.querySelectorAll(
-              '[class*="zoom-enter"], [class*="zoom-appear"], [class*="fade-enter"], [class*="fade-appear"]',
-            ).length,
-        ),
-      )
-      .toBe(0);
+    await motionSettled(root);
     await h.shot(root, 'audit-02-detail');
     await root.keyboard.press('Escape');
 

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import type { Session } from './api-session.js';
-import type { Harness } from './harness.js';
+import { motionSettled, type Harness } from './harness.js';
 import {
   openAs,
   openColumnSettings,
@@ -39,14 +39,6 @@ async function expectMainColumnsShown(page: Page) {
     if (key !== 'actions') expect(cell.x + cell.width, key).toBeLessThanOrEqual(actions.x + 1);
   }
 }
-
-/** Waits until no zoom/fade animation is running (a screenshot mid-animation shows half a tooltip). */
-const settled = (page: Page) =>
-  expect
-    .poll(() =>
-      page.evaluate(() => document.querySelectorAll('[class*="-enter"], [class*="-appear"], [class*="-leave"]').length),
-    )
-    .toBe(0);
 
 /**
  * The channel table on a 1280 px laptop as well as at 1440 and 1920 px, light and dark, zh and en: the main columns
@@ -109,7 +101,7 @@ describe('channel table at 1280, 1440 and 1920 px in Chromium', () => {
     await expect
       .poll(() => page.locator('.ant-tooltip:visible').textContent())
       .toBe('openai-production-mirror-2-with-a-long-name');
-    await settled(page);
+    await motionSettled(page); // a screenshot mid-animation shows half a tooltip
     await h.shot(page, 'channels-1280-name-tooltip');
 
     await openColumnSettings(page, 'channels-columns');

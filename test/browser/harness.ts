@@ -145,6 +145,20 @@ export async function clickWhenIdle(button: Locator): Promise<void> {
 }
 
 /**
+ * Waits until no antd motion (a dialog's zoom, a mask's fade, a popover's slide) is entering, appearing or leaving.
+ * Click inside a dialog only once it has opened: its zoom holds still for a frame or two before it starts, long
+ * enough for Playwright to find a button stable; the zoom then moves the button between the press and the release,
+ * the click lands on the dialog's wrapper and nothing happens.
+ */
+export async function motionSettled(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.querySelectorAll('[class*="-enter"], [class*="-appear"], [class*="-leave"]').length),
+    )
+    .toBe(0);
+}
+
+/**
  * Fills `input` until it holds `text`. A drawer still opening moves the focus into its panel (antd's focus trap, when
  * its animation ends): on a loaded machine that landed inside a fill once and the typed username was lost.
  */

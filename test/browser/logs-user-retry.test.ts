@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { renderQuota } from '@tollway/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, privateConsole, startHarness, type Harness } from './harness.js';
+import { login, motionSettled, privateConsole, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'lurroot', password: 'lur-root-pass-1' };
 const ADMIN = { username: 'lurops', password: 'lur-ops-pass-1' };
@@ -40,19 +39,6 @@ async function call(baseUrl: string, key: string) {
   expect(res.status).toBe(200);
   await res.text();
 }
-
-/** Waits until the dialog/popover animations have ended (a screenshot mid-animation shows half a card). */
-const settled = (page: Page) =>
-  expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.querySelectorAll(
-            '[class*="zoom-"][class*="-enter"], [class*="zoom-"][class*="-appear"], [class*="zoom-"][class*="-leave"]',
-          ).length,
-      ),
-    )
-    .toBe(0);
 
 /**
  * Admin usage logs in Chromium: a call retried from a failing channel to a healthy one shows its retry count and channel
@@ -194,7 +180,7 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     expect(await card.textContent()).toContain('User');
     expect(await card.textContent()).toContain('Activated');
     expect(await card.getByTestId('log-user-invite').textContent()).toContain(`Invited by #${inviterId}`);
-    await settled(page);
+    await motionSettled(page);
     await h.shot(page, 'logs-retry-02-user-card-en');
     // Dark mode shows the same card.
     await page.keyboard.press('Escape');
@@ -202,7 +188,7 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     await page.reload();
     await page.getByTestId(`log-user-${customerId}`).first().click();
     await card.waitFor();
-    await settled(page);
+    await motionSettled(page);
     await h.shot(page, 'logs-retry-03-user-card-dark');
     await context.close();
   });
@@ -218,7 +204,7 @@ describe('usage logs: retry column and user info popup in Chromium', () => {
     expect(await page.getByTestId('log-user-info').count()).toBe(0);
     // The refusal is shown in the card only, not also as a toast.
     expect(await page.locator('.ant-message-notice').count()).toBe(0);
-    await settled(page);
+    await motionSettled(page);
     await h.shot(page, 'logs-retry-04-admin-refused');
     // The customer's card opens for the same administrator.
     await page.keyboard.press('Escape');

@@ -7,6 +7,7 @@ import { startMockSmtp, type MockSmtp } from '../../packages/server/test/support
 import {
   dropSession,
   login,
+  motionSettled,
   pageApi,
   setOptions,
   smtpOptions,
@@ -101,6 +102,8 @@ describe('email verification and password reset in Chromium', () => {
     await page.goto('/app/me');
     await page.getByTestId('me-bind-email').click();
     await page.getByTestId('me-bind-email-input').fill(next);
+    // A click while the dialog still zooms open can land on its wrapper (the button moves under the pointer).
+    await motionSettled(page);
     await page.getByTestId('me-bind-email-send').click();
     const code = /verification code is: <strong>([A-Z0-9]{6})<\/strong>/.exec((await smtp.waitFor(next, 0)).text)![1]!;
     await expect.poll(() => page.getByTestId('me-bind-email-send').isDisabled()).toBe(true);
