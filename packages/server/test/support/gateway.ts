@@ -99,12 +99,21 @@ export async function addToken(
   return { key: `sk-${key}`, id };
 }
 
-/** Waits until the durable writer has committed everything queued. */
-export async function drainWriter(t: TestApp): Promise<void> {
-  // A call's settlement is queued just after its answer is written: an in-process client (inject) can hold the
-  // answer a few microtasks earlier. One turn of the event loop lets those run before the commit.
+/** How long drainWriter waits for answered calls to settle (a Redis ledger settles after a round trip). */
+const SETTLE_WAIT_MS = 3_000;
+
+/**
+ * Waits until every call has settled (at most `stayOpen` calls open: a realtime session holds one while it lasts) and
+ * the durable writer has committed everything queued. A call's settlement is queued after its answer is written
+ * and, with a Redis ledger, after that ledger's round trip: a client can hold the whole answer before it. After
+ * SETTLE_WAIT_MS the commit goes ahead with whatever is queued (the test's own checks then say what is missing).
+ */
+export async function drainWriter(t: TestApp, stayOpen = 0): Promise<void> {
+  const writer = t.runtime.ctx.relay.writer;
   await new Promise((resolve) => setImmediate(resolve));
-  await t.runtime.ctx.relay.writer.flush();
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  while (writer.openCalls() > stayOpen && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+  await writer.flush();
 }
 
 /** A user's stored balance, after the durable writer has committed everything queued. */
