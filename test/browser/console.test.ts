@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillSettled, login, logout, pageApi, startHarness, type Harness } from './harness.js';
+import { fillSettled, login, logout, motionSettled, pageApi, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'alice', password: 'alice-pass-123' };
@@ -68,6 +68,7 @@ describe('console foundation in Chromium', () => {
     const quotaOf = async () => (await pageApi<{ quota: number }>(page, 'GET', `/api/user/${id}`)).data!.quota;
     const change = async (delta: number) => {
       await page.getByTestId(`user-action-quota-${id}`).click();
+      await motionSettled(page); // until it has opened: a click while it still moves can miss
       await page.getByTestId('add-quota-input').fill(String(delta));
       await page.getByTestId('add-quota-ok').click();
       await page.getByTestId('add-quota-input').waitFor({ state: 'detached' });
@@ -158,6 +159,7 @@ describe('console foundation in Chromium', () => {
     await expect.poll(() => page.getByTestId('me-page').textContent()).toContain(USER.username);
     // Editing the display name goes through the server and shows at once.
     await page.getByTestId('me-edit-name').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-name-input').fill('Alice Liddell');
     await page.getByTestId('me-name-save').click();
     await expect.poll(() => page.getByTestId('me-display-name').textContent()).toContain('Alice Liddell');

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIssuer, type TestIssuer } from '../../packages/server/test/support/oidc-issuer.js';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, logout, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { login, logout, motionSettled, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 
@@ -100,6 +100,7 @@ describe('root-defined sign-in provider in Chromium', () => {
     await expect.poll(() => bindings.textContent()).toContain('u-grace');
     await h.shot(page, 'custom-oauth-03-bound');
     await page.getByTestId('me-unbind-acme').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-acme').click();
     // The session came from that provider: releasing it signs this browser out.
     await page.waitForURL((u) => u.pathname.startsWith('/login'), { timeout: 20_000 });

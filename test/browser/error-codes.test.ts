@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSqliteDriver } from '../../packages/server/src/db/sqlite-driver.js';
 import { apiAs as api, loginSession, type Session } from './api-session.js';
-import { login, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { login, motionSettled, privateConsole, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'codesroot', password: 'codes-root-pass-1' };
 const USER = { username: 'codesuser', password: 'codes-user-pass-1' };
@@ -138,6 +138,7 @@ describe('server messages in the console language', () => {
     await login(page, ROOT);
     await page.goto('/admin/channels');
     await page.getByTestId('channels-add').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('channel-form-name').fill('codes-ftp');
     await page.getByTestId('channel-form-base-url').fill('ftp://upstream.example.com');
     await page.getByTestId('channel-form-key').fill('sk-codes-ftp');

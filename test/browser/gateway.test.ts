@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
-import { newestLogRow, SCREENSHOTS, startHarness, type Harness } from './harness.js';
+import { motionSettled, newestLogRow, SCREENSHOTS, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'gwroot', password: 'gw-root-pass-1' };
 
@@ -127,6 +127,7 @@ describe('gateway core in Chromium', () => {
     expect(key.data.key).toBe('browser-mock-key');
     // Copy (row action): the server copies the key; the copy is removed again for the tests after this one.
     await page.getByTestId(`channel-copy-${id}`).click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId(`channel-copy-confirm-${id}`).click();
     const copyOf = async () =>
       (
@@ -142,6 +143,7 @@ describe('gateway core in Chromium', () => {
   it('creates a token in the token page', async () => {
     await page.goto('/app/tokens');
     await page.getByTestId('tokens-add').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('token-form-name').fill('browser-token');
     await page.getByTestId('token-form-submit').click();
     await page.locator('[data-testid^="token-row-"]').first().waitFor();

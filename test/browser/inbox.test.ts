@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession } from './api-session.js';
-import { login, type Harness } from './harness.js';
+import { login, motionSettled, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
@@ -30,6 +30,7 @@ describe('inbox and admin messages in Chromium', () => {
   it('an administrator writes a Markdown message to a user from the messages screen', async () => {
     await admin.goto('/admin/messages');
     await admin.getByTestId('message-create').click();
+    await motionSettled(admin); // until it has opened: a click while it still moves can miss
     await admin.getByTestId('message-submit').click();
     await admin
       .getByText(/请输入标题|title is required/)

@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs, loginSession, setUpRoot, type Session } from './api-session.js';
-import { clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, SCREENSHOTS, type Harness } from './harness.js';
+import { clickWhenIdle, motionSettled, PAGE_ACTION_TIMEOUT_MS, SCREENSHOTS, type Harness } from './harness.js';
 import { signIn, startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'plroot', password: 'pl-root-pass-1' };
@@ -119,6 +119,7 @@ describe('period limits in the console (Chromium)', () => {
   it("sets a token's daily quota and requests per day in the token editor; bad values are refused", async () => {
     await user.goto('/app/tokens');
     await user.getByTestId('tokens-add').click();
+    await motionSettled(user); // until it has opened: a click while it still moves can miss
     await user.getByTestId('token-form-name').fill('pl-token');
     await user.getByTestId('token-form-unlimited').click();
     // The period boxes count quota units, not dollars: the hint says so.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseMenuItem, type Harness } from './harness.js';
+import { chooseMenuItem, motionSettled, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'redroot', password: 'red-root-pass-1' };
@@ -86,6 +86,7 @@ describe('redemption codes in Chromium', () => {
   it('creates three $10 codes and downloads them as a text file, one key per line', async () => {
     await admin.goto('/admin/coupons');
     await admin.getByTestId('redemptions-add').click();
+    await motionSettled(admin); // until it has opened: a click while it still moves can miss
     await admin.getByTestId('redemption-form-name').fill('browser-batch');
     await admin.getByTestId('redemption-form-preset-10').click();
     const count = admin.getByTestId('redemption-form-count');
@@ -135,6 +136,7 @@ describe('redemption codes in Chromium', () => {
 
     // Delete it after the confirmation.
     await admin.getByTestId(`redemption-delete-${id}`).click();
+    await motionSettled(admin); // until it has opened: a click while it still moves can miss
     await admin.getByTestId(`redemption-delete-confirm-${id}`).click();
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(0);
     expect((await apiFromPage(admin, 'GET', `/api/redemption/${id}`)).success).toBe(false);
@@ -178,6 +180,7 @@ describe('redemption codes in Chromium', () => {
     // The list is unfiltered again (both codes left) before the new code is added to it.
     await expect.poll(() => admin.locator('[data-testid^="redemption-row-"]').count()).toBe(2);
     await admin.getByTestId('redemptions-add').click();
+    await motionSettled(admin); // until it has opened: a click while it still moves can miss
     await admin.getByTestId('redemption-form-name').fill('gift-five');
     await admin.getByTestId('redemption-form-gift').click();
     await admin.getByTestId('redemption-form-max-uses').fill('5');

@@ -7,7 +7,7 @@ import {
   type MockOAuth,
 } from '../../packages/server/test/support/mock-oauth.js';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, startHarness, type Harness } from './harness.js';
+import { login, motionSettled, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 's18bind', password: 's18-bind-pass-1' };
 /** The widgets report a script that has not arrived after this long (WIDGET_SCRIPT_TIMEOUT_MS) plus a margin. */
@@ -98,6 +98,7 @@ describe('account bindings and widget fallbacks in Chromium', () => {
     await h.shot(page, 'spec18-bindings-oidc-bound');
     // No email and no other account: unbinding would leave no way to recover the account.
     await page.getByTestId('me-unbind-oidc').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-oidc').click();
     await page.locator('.ant-message-notice', { hasText: 'only way to sign in' }).waitFor();
     await h.shot(page, 'spec18-bindings-only-one');
@@ -107,12 +108,14 @@ describe('account bindings and widget fallbacks in Chromium', () => {
   it('binds WeChat with the code its account sends; then OIDC can be unbound', async () => {
     await page.goto('/app/me');
     await page.getByTestId('me-bind-wechat').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-bind-wechat-code').fill(mock.issueCode('wechat', 'spec18-openid'));
     await page.getByTestId('me-bind-wechat-submit').click();
     await page.getByTestId('me-unbind-wechat').waitFor();
     expect((await self()).wechat_id).toBe('spec18-openid');
     await h.shot(page, 'spec18-bindings-wechat-bound');
     await page.getByTestId('me-unbind-oidc').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-oidc').click();
     await page.getByTestId('me-bind-oidc').waitFor();
     expect((await self()).oidc_id).toBe('');
@@ -140,6 +143,7 @@ describe('account bindings and widget fallbacks in Chromium', () => {
     expect((await self()).github_id).toBe('9318');
     // WeChat (bound above) can go now that GitHub is a way in.
     await page.getByTestId('me-unbind-wechat').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-wechat').click();
     await page.getByTestId('me-bind-wechat').waitFor();
     expect((await self()).wechat_id).toBe('');
@@ -149,11 +153,13 @@ describe('account bindings and widget fallbacks in Chromium', () => {
     expect((await self()).linux_do_id).toBe('7318');
     await h.shot(page, 'spec18-bindings-github-linuxdo-bound');
     await page.getByTestId('me-unbind-github').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-github').click();
     await page.getByTestId('me-bind-github').waitFor();
     expect((await self()).github_id).toBe('');
     // LinuxDO is now the only way in (no e-mail, no other account): its unbind is refused.
     await page.getByTestId('me-unbind-linuxdo').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-linuxdo').click();
     await page.locator('.ant-message-notice', { hasText: 'only way to sign in' }).waitFor();
     expect((await self()).linux_do_id).toBe('7318');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, startHarness, type Harness } from './harness.js';
+import { login, motionSettled, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 's18root', password: 's18-root-pass-1' };
 const EPAY = { PayAddress: 'https://pay.example.com', EpayId: '1001', EpayKey: 'spec18-epay-key' };
@@ -145,6 +145,7 @@ describe('spec editors and validation messages in Chromium', () => {
     await page.locator('[data-testid^="channel-row-"]').first().waitFor();
     if (!(await page.getByTestId('channels-tag-mode').isChecked())) await page.getByTestId('channels-tag-mode').click();
     await page.getByTestId('channel-tag-edit-s18tag').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('tag-form-priority').fill('1.5');
     await page.getByTestId('tag-form-submit').click();
     await expect.poll(() => toasts(page)).toContain('Priority must be an integer');

@@ -6,7 +6,15 @@ import { epaySign, epayVerify } from '../../packages/server/src/modules/topup/ep
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs, loginSession, setUpRoot, type Session } from './api-session.js';
 import { axeFindings, describeFindings } from './axe.js';
-import { chooseOption, clickWhenIdle, pageApi, PAGE_ACTION_TIMEOUT_MS, SCREENSHOTS, type Harness } from './harness.js';
+import {
+  chooseOption,
+  clickWhenIdle,
+  motionSettled,
+  pageApi,
+  PAGE_ACTION_TIMEOUT_MS,
+  SCREENSHOTS,
+  type Harness,
+} from './harness.js';
 import { signIn, startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'subroot', password: 'sub-root-pass-1' };
@@ -201,6 +209,7 @@ describe('subscription plans in Chromium', () => {
     await expect.poll(() => rows.count()).toBe(2);
     const extra = (await userSubs()).find((s) => s.plan_id === starterId)!;
     await admin.getByTestId(`sub-invalidate-${extra.id}`).click();
+    await motionSettled(admin); // until it has opened: a click while it still moves can miss
     await admin.getByTestId(`sub-invalidate-confirm-${extra.id}`).click();
     await expect.poll(async () => (await userSubs()).find((s) => s.id === extra.id)?.status).toBe('cancelled');
     await expect.poll(() => admin.getByTestId(`sub-row-${extra.id}`).textContent()).toContain('Cancelled');
@@ -208,6 +217,7 @@ describe('subscription plans in Chromium', () => {
     await h.shot(admin, 'subscriptions-user-modal');
     await expectAccessible(admin, 'user subscriptions dialog');
     await admin.getByTestId(`sub-delete-${extra.id}`).click();
+    await motionSettled(admin); // until it has opened: a click while it still moves can miss
     await admin.getByTestId(`sub-delete-confirm-${extra.id}`).click();
     await expect.poll(() => rows.count()).toBe(1);
     expect((await userSubs()).map((s) => s.id)).toEqual([bound!.id]);

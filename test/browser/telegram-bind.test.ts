@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, loginSession, type Session } from './api-session.js';
-import { login, startHarness, type Harness } from './harness.js';
+import { login, motionSettled, startHarness, type Harness } from './harness.js';
 
 const ROOT = { username: 'rootadmin', password: 'root-pass-123' };
 const USER = { username: 'tgbinder', password: 'user-pass-123' };
@@ -82,6 +82,7 @@ describe('Telegram bind in Chromium', () => {
 
   it('unlinks Telegram from the personal page, but not while it is the only way back into the account', async () => {
     await page.getByTestId('me-unbind-telegram').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-telegram').click();
     // The user has no email address: the server refuses and the console shows why.
     await page.getByText('Telegram 账户是唯一的登录方式，请先绑定邮箱').first().waitFor();
@@ -92,6 +93,7 @@ describe('Telegram bind in Chromium', () => {
     await apiAs(root, 'PUT', '/api/user/', { id: self.id, email: 'tgbinder@example.com' });
     await page.reload();
     await page.getByTestId('me-unbind-telegram').click();
+    await motionSettled(page); // until it has opened: a click while it still moves can miss
     await page.getByTestId('me-unbind-confirm-telegram').click();
     await expect.poll(telegramIdOf).toBe('');
     await page.getByTestId('me-bind-telegram').waitFor();
