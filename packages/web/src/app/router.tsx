@@ -9,20 +9,28 @@ import { RouteError } from './RouteError';
 import { lazyPage } from '../i18n/lazyPage';
 import { RequireRoot } from '../features/audit/RequireRoot';
 
+// Each page fetches, with its code, every namespace its code asks for (packages/web/test/page-namespaces.test.ts): one
+// it reached later would suspend the page and swap it for the loading fallback for a moment.
 const HomePage = lazyPage(() => import('../features/home/HomePage'), 'home');
 const AboutPage = lazyPage(() => import('../features/home/AboutPage'), 'home');
 const SetupPage = lazyPage(() => import('../features/setup/SetupPage'), 'setup');
 const LoginPage = lazyPage(() => import('../features/auth/LoginPage'), 'auth');
-const TwoFactorLoginPage = lazyPage(() => import('../features/auth/TwoFactorLoginPage'), 'auth', 'twofa');
-const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'), 'auth');
+const TwoFactorLoginPage = lazyPage(() => import('../features/auth/TwoFactorLoginPage'), 'auth', 'twofa', 'passkey');
+const RegisterPage = lazyPage(() => import('../features/auth/RegisterPage'), 'auth', 'customOAuth');
 const ResetRequestPage = lazyPage(() => import('../features/auth/ResetRequestPage'), 'auth');
 const ResetConfirmPage = lazyPage(() => import('../features/auth/ResetConfirmPage'), 'auth');
 const OAuthCallbackPage = lazyPage(() => import('../features/auth/OAuthCallbackPage'), 'auth');
-const MePage = lazyPage(() => import('../features/me/MePage'), 'me', 'twofa', 'auth');
-const UsersPage = lazyPage(() => import('../features/users/UsersPage'), 'users', 'twofa', 'subscriptions');
+const MePage = lazyPage(() => import('../features/me/MePage'), 'me', 'twofa', 'auth', 'passkey', 'customOAuth');
+const UsersPage = lazyPage(() => import('../features/users/UsersPage'), 'users', 'twofa', 'subscriptions', 'passkey');
 // `errors`: the option forms word a shared schema's failed checks with the refusal codes' texts.
-const SettingsPage = lazyPage(() => import('../features/settings/SettingsPage'), 'settings', 'twofa', 'errors');
-const ChannelsPage = lazyPage(() => import('../features/channels/ChannelsPage'), 'channels');
+const SettingsPage = lazyPage(
+  () => import('../features/settings/SettingsPage'),
+  'settings',
+  'twofa',
+  'errors',
+  'customOAuth',
+);
+const ChannelsPage = lazyPage(() => import('../features/channels/ChannelsPage'), 'channels', 'passkey');
 const TokensPage = lazyPage(() => import('../features/tokens/TokensPage'), 'tokens');
 const LogsPage = lazyPage(() => import('../features/logs/LogsPage'), 'logs');
 const PricingPage = lazyPage(() => import('../features/pricing/PricingPage'), 'pricing');

@@ -59,7 +59,10 @@ export default function LoginPage() {
       )}
       {status?.passkey_login && (
         <div style={{ marginTop: 12 }}>
-          <PasskeyLoginButton onSignedIn={(user) => complete(user, returnTo)} />
+          {/* Its texts are fetched when it first shows (most gateways have no passkey sign-in): the button waits, not the page. */}
+          <Suspense fallback={null}>
+            <PasskeyLoginButton onSignedIn={(user) => complete(user, returnTo)} />
+          </Suspense>
         </div>
       )}
       {oauth && status && (
