@@ -56,8 +56,7 @@ function renderedBehindBoundary(text: string): Set<string> {
  * The files a file imports statically (`import … from`, `export … from`, `import '…'`), except those whose every
  * imported name it renders only inside a <Suspense> of its own; `import()` is a chunk of its own (a lazy part).
  */
-function staticImports(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
+function staticImports(file: string, text: string): string[] {
   const behind = renderedBehindBoundary(text);
   const out: string[] = [];
   for (const m of text.matchAll(/^\s*(import|export)\s(?:([^'";]*?)\sfrom\s)?['"]([^'"]+)['"]/gm)) {
@@ -74,8 +73,7 @@ function staticImports(file: string): string[] {
  * The namespaces a file names: asked of useTranslation by name, or handed as the `ns` or `namespace` prop to a shared
  * component that asks for it (RecordDrawer, ResetCredentialButton). A namespace computed at run time is not seen.
  */
-function namespacesOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
+function namespacesOf(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/useTranslation\(\s*(\[[^\]]*\]|'[^']*')/g)) {
     for (const ns of m[1]!.matchAll(/'([^']+)'/g)) found.push(ns[1]!);
@@ -93,8 +91,9 @@ function namespacesReached(entry: string): Map<string, string> {
     const file = queue.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    for (const ns of namespacesOf(file)) if (!used.has(ns)) used.set(ns, path.relative(SRC, file));
-    queue.push(...staticImports(file));
+    const text = fs.readFileSync(file, 'utf8');
+    for (const ns of namespacesOf(text)) if (!used.has(ns)) used.set(ns, path.relative(SRC, file));
+    queue.push(...staticImports(file, text));
   }
   return used;
 }
@@ -127,7 +126,7 @@ describe('console pages fetch every namespace their code asks for', () => {
     for (const p of pages) expect(p.file, p.page).toBeDefined();
   });
 
-  it.each(routerPages().map((p) => [p.page, p] as const))('%s', (_name, p) => {
+  it.each(pages.map((p) => [p.page, p] as const))('%s', (_name, p) => {
     const missing = [...namespacesReached(p.file)]
       .filter(([ns]) => !BUNDLED.includes(ns) && !p.preloaded.includes(ns))
       .map(([ns, file]) => `${ns} (${file})`);
