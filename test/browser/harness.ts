@@ -158,6 +158,13 @@ export async function motionSettled(page: Page): Promise<void> {
     .toBe(0);
 }
 
+/** Waits until no animation runs (endless ones aside: a spinner), for a picture of the settled page. */
+export async function animationsStill(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
 /**
  * Fills `input` until it holds `text`. A drawer still opening moves the focus into its panel (antd's focus trap, when
  * its animation ends): on a loaded machine that landed inside a fill once and the typed username was lost.

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockMcp, type MockMcp } from '../../packages/server/test/support/mock-mcp.js';
 import { apiAs, setUpRoot, type Session } from './api-session.js';
-import { clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, type Harness } from './harness.js';
+import { animationsStill, clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'mcproot', password: 'mcp-root-pass-1' };
@@ -35,13 +35,6 @@ async function rootPage(h: Harness, viewport: { width: number; height: number })
   await page.getByTestId('login-submit').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
   return page;
-}
-
-/** Waits until no animation runs (a drawer sliding in), for a picture of the settled page. */
-async function still(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 }
 
 /**
@@ -112,7 +105,7 @@ describe('MCP servers in the console (Chromium)', () => {
       await page.getByTestId('mcp-header-name-0').fill('Authorization');
       await page.getByTestId('mcp-header-value-0').fill(CREDENTIAL);
       await page.getByTestId('mcp-form-deny_tools').fill('delete_*');
-      await still(page);
+      await animationsStill(page);
       await h.shot(page, 'mcp-01-register-drawer');
       await clickWhenIdle(page.getByTestId('mcp-form-submit'));
       await drawer.waitFor({ state: 'hidden' });
@@ -138,7 +131,7 @@ describe('MCP servers in the console (Chromium)', () => {
     expect(await drawer.locator('[data-testid^="mcp-tool-denied-"]').count()).toBe(1);
     // The upstream was reached with the registered credential.
     expect([...mock.authorizations]).toEqual([CREDENTIAL]);
-    await still(page);
+    await animationsStill(page);
     await h.shot(page, 'mcp-03-tools-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
@@ -204,7 +197,7 @@ describe('MCP servers in the console (Chromium)', () => {
       await expect.poll(() => page.getByTestId('token-form-name').inputValue()).toBe('agent');
       await page.getByTestId('token-form-mcp-deny').fill(`${SERVER}__echo`);
       await page.getByTestId('token-form-mcp-deny').scrollIntoViewIfNeeded();
-      await still(page);
+      await animationsStill(page);
       await h.shot(page, 'mcp-05-token-drawer');
       await clickWhenIdle(page.getByTestId('token-form-submit'));
       await drawer.waitFor({ state: 'hidden' });

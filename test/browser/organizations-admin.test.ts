@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs, loginSession, setUpRoot, type Session } from './api-session.js';
-import { chooseOption, clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, type Harness } from './harness.js';
+import { animationsStill, chooseOption, clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'oaroot', password: 'oa-root-pass-1' };
@@ -40,13 +40,6 @@ async function signIn(page: Page, who: { username: string; password: string }): 
   await page.getByTestId('login-password').fill(who.password);
   await page.getByTestId('login-submit').click();
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-}
-
-/** Waits until no animation runs, for a picture of the settled page. */
-async function still(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 }
 
 /** One chat completion with `key` (and tags): its HTTP status. */
@@ -134,7 +127,7 @@ describe('organizations: the admin page and the spend filters (Chromium)', () =>
       expect(await memberRow.textContent()).toContain('$0.20');
       await expect.poll(() => page.getByTestId('spend-total').textContent()).toContain('$0.20');
       expect(await page.getByTestId('spend-chart').locator('canvas').count()).toBeGreaterThan(0);
-      await still(page);
+      await animationsStill(page);
       await h.shot(page, 'org-admin-01-spend-member-filter');
 
       // The export downloads the same calls: the member's two.
@@ -154,7 +147,7 @@ describe('organizations: the admin page and the spend filters (Chromium)', () =>
       const modelRow = page.getByTestId(`spend-row-${MODEL}`);
       await expect.poll(() => modelRow.textContent()).toContain('$0.10');
       expect(await page.locator('[data-testid^="spend-row-"]').count()).toBe(1);
-      await still(page);
+      await animationsStill(page);
       await h.shot(page, 'org-admin-02-spend-tag-filter');
 
       // The logs page has the same filters.
@@ -233,7 +226,7 @@ describe('organizations: the admin page and the spend filters (Chromium)', () =>
     await apiAs(root, 'PUT', `/api/org/${orgId}`, { markup_bp: 1250 });
     await page.getByTestId('org-admin-refresh').click();
     await expect.poll(() => page.getByTestId(`org-admin-markup-${orgId}`).textContent()).toBe('Markup 12.5%');
-    await still(page);
+    await animationsStill(page);
     await h.shot(page, 'org-admin-06-reseller-root');
 
     await clickWhenIdle(toggle);

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../../packages/server/test/support/mock-upstream.js';
 import { apiAs, loginSession, setUpRoot, type Session } from './api-session.js';
-import { clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, type Harness } from './harness.js';
+import { animationsStill, clickWhenIdle, PAGE_ACTION_TIMEOUT_MS, type Harness } from './harness.js';
 import { startPrivateHarness } from './tables-fixture.js';
 
 const ROOT = { username: 'orgroot', password: 'org-root-pass-1' };
@@ -56,13 +56,6 @@ async function pick(page: Page, select: Locator, text: string | RegExp): Promise
   await open.first().waitFor({ state: 'hidden' });
   await select.click();
   await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
-}
-
-/** Waits until no animation runs (a bar filling, a drawer sliding in), for a picture of the settled page. */
-async function still(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 }
 
 /** One chat completion with `key`: its status and body. */
@@ -241,7 +234,7 @@ describe('organizations in the console (Chromium)', () => {
       await key.waitFor();
       tokenKey = (await key.textContent())!.trim();
       expect(tokenKey).toMatch(/^sk-\w{20,}$/);
-      await still(admin);
+      await animationsStill(admin);
       await h.shot(admin, 'org-05-token-key');
       await admin.getByTestId('org-token-key-close').click();
       const tokens = await apiAs<OrgToken[] | { items: OrgToken[] }>(root, 'GET', `/api/org/${orgId}/tokens`);
@@ -291,7 +284,7 @@ describe('organizations in the console (Chromium)', () => {
       const usage = admin.getByTestId(`budget-usage-${budget!.id}`);
       await expect.poll(() => usage.getAttribute('data-exhausted')).toBe('true');
       expect(await usage.textContent()).toContain('Used up');
-      await still(admin);
+      await animationsStill(admin);
       await h.shot(admin, 'org-07-budgets-used-up');
     },
   );
@@ -334,7 +327,7 @@ describe('organizations in the console (Chromium)', () => {
     await h.shot(phone, 'org-11-overview-phone');
     await phone.getByTestId('sidebar-toggle').click();
     await expect.poll(() => phone.locator('.tw-mobile-drawer').textContent()).toContain(`Org: ${ORG_NAME}`);
-    await still(phone);
+    await animationsStill(phone);
     await h.shot(phone, 'org-12-drawer-phone');
     await phone.keyboard.press('Escape');
     for (const p of ['members', 'budgets', 'spend']) {
